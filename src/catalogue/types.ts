@@ -1,0 +1,75 @@
+import type { z } from 'zod';
+
+/** The eleven services; each has its own origin (SVC_<SERVICE>_URL) or falls back to SVC_GATEWAY_URL. */
+export const SERVICES = [
+  'streaming',
+  'translation',
+  'dataflow',
+  'maps',
+  'apigateway',
+  'datacatalog',
+  'bigdata',
+  'recommendation',
+  'textgen',
+  'search',
+  'kms',
+] as const;
+export type ServiceId = (typeof SERVICES)[number];
+
+/**
+ * How a request is authenticated:
+ * - gateway-signature: access key + HMAC-SHA256 signature v2 (E1, E2, E4, E6-E11, E13-E15)
+ * - app-key-upper / app-key-lower: application key pair with upper-case (E3) or lower-case (E5) header names
+ * - studio: text-generation keys (E12)
+ */
+export type AuthScheme = 'gateway-signature' | 'app-key-upper' | 'app-key-lower' | 'studio';
+
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
+
+/**
+ * How a 2xx answer says it failed, beyond the HTTP status:
+ * - code-zero: `{code: 0, message: 'SUCCESS'}` envelope (streaming)
+ * - code-success: `{code: 'SUCCESS'}` (key management)
+ * - maps-status: `status.code` 0 (ok) or 3 (no results); anything else is an error
+ * - studio-status: `status.code` '20000' (text generation)
+ */
+export type Envelope = 'code-zero' | 'code-success' | 'maps-status' | 'studio-status';
+
+export interface ToolAnnotationSet {
+  readOnlyHint: boolean;
+  destructiveHint: boolean;
+  idempotentHint: boolean;
+  openWorldHint: boolean;
+}
+
+export interface Operation {
+  /** The spec's operation number, e.g. "E3". */
+  id: string;
+  /** The MCP tool name (fixed by DESIGN.md). */
+  name: string;
+  title: string;
+  description: string;
+  service: ServiceId;
+  method: HttpMethod;
+  /**
+   * Path with its sample prefix; `{arg}` is filled from the argument of that name, percent-encoded.
+   * `{region}` is special when `streamingRegion` is set: it becomes v1, sgn-v1 or jpn-v1.
+   */
+  path: string;
+  auth: AuthScheme;
+  /**
+   * Every spec constraint lives here, cross-field rules included (superRefine).
+   * Arguments not used in the path go to the query for GET/DELETE and to the JSON body otherwise.
+   */
+  input: z.ZodObject;
+  /** Shape of the upstream JSON when known; tolerant of extra fields. */
+  output?: z.ZodObject;
+  annotations: ToolAnnotationSet;
+  envelope?: Envelope;
+  /** E1/E2: `region` (KR | SGN | JPN, default from config) selects the path segment and is not sent. */
+  streamingRegion?: boolean;
+  /** Properties (anywhere in the answer) that the spec declares Integer but may arrive as digit strings. */
+  integerFields?: readonly string[];
+  /** The answer may be text, not JSON (E5 with output=xml or a JSONP callback): a non-JSON content type passes through as text. */
+  mayAnswerText?: boolean;
+}
