@@ -70,6 +70,8 @@ export interface Operation {
   streamingRegion?: boolean;
   /** Properties (anywhere in the answer) that the spec declares Integer but may arrive as digit strings. */
   integerFields?: readonly string[];
+  /** The upstream answers a bare JSON array; structured content must be an object, so it becomes `{[key]: array}`. */
+  arrayResultKey?: string;
   /** The answer may be text, not JSON (E5 with output=xml or a JSONP callback): a non-JSON content type passes through as text. */
   mayAnswerText?: boolean;
 }

@@ -1,0 +1,79 @@
+import { z } from 'zod';
+import { long, pathSegment } from './fields.js';
+import type { Operation } from './types.js';
+
+export const HTTP_METHOD_NAMES = ['ANY', 'GET', 'POST', 'PUT', 'DELETE', 'PATCH', 'OPTIONS', 'HEAD'] as const;
+
+export const createMethodResponse: Operation = {
+  id: 'E6',
+  name: 'apigateway_create_method_response',
+  title: 'Add an API method response',
+  description: 'Adds a response (status code and description) to a method of an API resource in a gateway product.',
+  service: 'apigateway',
+  method: 'POST',
+  path: '/api/v1/products/{productId}/apis/{apiId}/resources/{resourceId}/methods/{methodName}/responses',
+  auth: 'gateway-signature',
+  input: z.strictObject({
+    productId: pathSegment('Product ID'),
+    apiId: pathSegment('API ID'),
+    resourceId: pathSegment('Resource ID'),
+    methodName: z.enum(HTTP_METHOD_NAMES),
+    statusCode: z.int().min(100).max(599),
+    responseDescription: z.string().max(2000).optional(),
+  }),
+  output: z.looseObject({
+    methodResponseDto: z.looseObject({
+      tenantId: z.string().optional(),
+      apiId: z.string().optional(),
+      resourceId: z.string().optional(),
+      methodCode: z.string().optional(),
+      statusCode: z.number().optional(),
+      responseDescription: z.string().optional(),
+      modifier: z.string().optional(),
+    }),
+  }),
+  annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
+};
+
+export const listProducts: Operation = {
+  id: 'E7',
+  name: 'apigateway_list_products',
+  title: 'List API gateway products',
+  description:
+    'Lists gateway products, filtered and paged. offset/limit are 64-bit: pass a decimal string above 2^53-1.',
+  service: 'apigateway',
+  method: 'GET',
+  path: '/api/v1/products',
+  auth: 'gateway-signature',
+  input: z.strictObject({
+    offset: long(0).optional(),
+    limit: long(1).optional(),
+    productName: z.string().max(100).optional(),
+    isPublished: z.boolean().optional(),
+    subscriptionCode: z.enum(['PUBLIC', 'PROTECTED']).optional().describe('PROTECTED needs publisher approval'),
+    hasDeployedStage: z.boolean().optional(),
+    hasStageNotAssociatedWithUsagePlanId: z.string().min(1).optional().describe('Usage plan ID to exclude'),
+  }),
+  output: z.looseObject({
+    initialCount: z.number().optional(),
+    productPage: z
+      .looseObject({
+        total: z.number().optional(),
+        content: z
+          .array(
+            z.looseObject({
+              productId: z.string().optional(),
+              productName: z.string().optional(),
+              productDescription: z.string().optional(),
+              isPublished: z.boolean().optional(),
+              subscriptionCode: z.string().optional(),
+              hasDeployedStage: z.boolean().optional(),
+              modTime: z.string().optional(),
+            }),
+          )
+          .optional(),
+      })
+      .optional(),
+  }),
+  annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true },
+};

@@ -1,0 +1,32 @@
+import { z } from 'zod';
+import type { Operation } from './types.js';
+
+export const checkAppName: Operation = {
+  id: 'E9',
+  name: 'bigdata_check_app_name',
+  title: 'Check a big-data app name',
+  description: 'Checks whether an app name is valid and not yet taken in the account. availableName false comes with a message.',
+  service: 'bigdata',
+  method: 'POST',
+  path: '/api/v2/apps/checkAvailableName',
+  auth: 'gateway-signature',
+  input: z.strictObject({
+    accountId: z
+      .string()
+      .max(22)
+      .regex(/^[0-9A-Za-z]*$/, 'must be Base62 (letters and digits)')
+      .describe('Account UUID in Base62'),
+    name: z
+      .string()
+      .min(3)
+      .max(15)
+      .regex(/^[a-z0-9](?:-?[a-z0-9])*$/, "must be lower-case letters, digits and single '-', starting and ending with a letter or digit")
+      .describe('App name'),
+  }),
+  output: z.looseObject({
+    success: z.boolean().optional(),
+    availableName: z.boolean().optional(),
+    message: z.string().optional(),
+  }),
+  annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true },
+};

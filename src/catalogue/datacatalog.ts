@@ -1,0 +1,23 @@
+import { z } from 'zod';
+import type { Operation } from './types.js';
+
+export const runScanner: Operation = {
+  id: 'E8',
+  name: 'datacatalog_run_scanner',
+  title: 'Run a data-catalog scanner',
+  description: 'Starts a scan of a data-catalog scanner (each call starts a new run); returns its status SCANNER_STARTING.',
+  service: 'datacatalog',
+  method: 'PUT',
+  path: '/api/v1/catalogs/{catalogId}/scanners/{scannerId}/run-scanner',
+  auth: 'gateway-signature',
+  input: z.strictObject({
+    catalogId: z.int().min(0).describe('Catalog ID'),
+    scannerId: z.int().min(0).describe('Scanner ID'),
+  }),
+  output: z.looseObject({
+    scannerId: z.number().optional(),
+    name: z.string().optional(),
+    status: z.string().optional(),
+  }),
+  annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
+};

@@ -1,0 +1,44 @@
+import { z } from 'zod';
+import { pathSegment } from './fields.js';
+import type { Operation } from './types.js';
+
+export const updateJobExecutionOptions: Operation = {
+  id: 'E4',
+  name: 'dataflow_update_job_execution_options',
+  title: 'Update data-flow job execution options',
+  description:
+    "Replaces a data-flow job's execution options (workers, timeout, resource id, script and log paths); returns the job.",
+  service: 'dataflow',
+  method: 'PUT',
+  path: '/api/v1/jobs/{jobId}/executions',
+  auth: 'gateway-signature',
+  input: z.strictObject({
+    jobId: pathSegment('Job ID'),
+    jobCondition: z.strictObject({
+      numWorker: z.int().min(2).max(10).optional().describe('Workers'),
+      timeout: z.int().min(1).max(1440).optional().describe('Minutes'),
+      nrn: z.string().min(1).describe('Platform resource id of the job'),
+      scriptPath: z.string().min(1).describe('Script storage path'),
+      logPath: z.string().min(1).describe('Execution history path'),
+    }),
+  }),
+  output: z.looseObject({
+    jobId: z.string().optional(),
+    name: z.string().optional(),
+    type: z.string().optional(),
+    status: z.string().optional().describe('RUNNABLE, RUNNING, DELETED, UNKNOWN, DRAFT, STOPPED or EDITING'),
+    nodes: z.array(z.looseObject({})).optional(),
+    runCondition: z
+      .looseObject({
+        numWorker: z.number().optional(),
+        timeout: z.number().optional(),
+        nrn: z.string().optional(),
+        scriptPath: z.string().optional(),
+        logPath: z.string().optional(),
+      })
+      .optional(),
+    createdDate: z.string().optional(),
+    updatedDate: z.string().optional(),
+  }),
+  annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: true },
+};

@@ -1,0 +1,7 @@
+export * from './types.js';
+export * from './catalogue.js';
+export * from './languages.js';
+export { STREAMING_REGIONS, type StreamingRegion } from './fields.js';
+export { CRS_CODES, ORDER_TYPES } from './maps.js';
+export { AI_FILTERS } from './textgen.js';
+export { TOKENIZER_LANGUAGES } from './search.js';

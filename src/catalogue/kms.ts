@@ -1,0 +1,26 @@
+import { z } from 'zod';
+import { pathSegment } from './fields.js';
+import type { Operation } from './types.js';
+
+export const migrateKey: Operation = {
+  id: 'E15',
+  name: 'kms_migrate_key',
+  title: 'Migrate a global key to a Region',
+  description:
+    'Converts a global key into an isolation key usable only in the target Region and DELETES the global key. ' +
+    'Fails if an isolation key of the same name exists there.',
+  service: 'kms',
+  method: 'POST',
+  path: '/kms/v1/keys/{keyTag}/migrate',
+  auth: 'gateway-signature',
+  envelope: 'code-success',
+  input: z.strictObject({
+    keyTag: pathSegment('Key tag'),
+    targetRegion: z.enum(['KR', 'JPN']),
+  }),
+  output: z.looseObject({
+    code: z.string().optional(),
+    data: z.looseObject({ keyTag: z.string().optional(), targetRegion: z.string().optional() }).optional(),
+  }),
+  annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true },
+};

@@ -1,0 +1,45 @@
+import { z } from 'zod';
+import { pathSegment } from './fields.js';
+import type { Operation } from './types.js';
+
+export const getDefaultSchema: Operation = {
+  id: 'E10',
+  name: 'recommendation_get_default_schema',
+  title: 'Get a default recommendation schema',
+  description:
+    'Returns the default schema (fields and types) of a dataset type: user (age, gender…), item (price, category…) or interaction (user-item history).',
+  service: 'recommendation',
+  method: 'GET',
+  path: '/api/v1/schemas/default',
+  auth: 'gateway-signature',
+  input: z.strictObject({ datasetType: z.enum(['user', 'item', 'interaction']) }),
+  output: z.looseObject({
+    datasetType: z.string().optional(),
+    name: z.string().optional(),
+    description: z.string().optional(),
+    fields: z
+      .array(
+        z.looseObject({
+          name: z.string(),
+          type: z.array(z.string()),
+          categorical: z.boolean().optional(),
+        }),
+      )
+      .optional(),
+  }),
+  annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true },
+};
+
+export const deleteService: Operation = {
+  id: 'E11',
+  name: 'recommendation_delete_service',
+  title: 'Delete a recommendation service',
+  description: 'Permanently deletes a recommendation service. Cannot be undone.',
+  service: 'recommendation',
+  method: 'DELETE',
+  path: '/api/v1/services/{serviceId}',
+  auth: 'gateway-signature',
+  input: z.strictObject({ serviceId: pathSegment('Service ID') }),
+  output: z.looseObject({ result: z.string().optional() }),
+  annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: true },
+};

@@ -1,0 +1,82 @@
+import { z } from 'zod';
+import { streamingRegion } from './fields.js';
+import type { Operation } from './types.js';
+
+const READ = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true };
+
+const envelope = <T extends z.ZodRawShape>(result: T) =>
+  z.looseObject({
+    code: z.number().optional(),
+    message: z.string().optional(),
+    requestId: z.string().optional(),
+    result: z.looseObject(result).optional(),
+  });
+
+export const listConfigGroups: Operation = {
+  id: 'E1',
+  name: 'streaming_list_config_groups',
+  title: 'List streaming config groups',
+  description: 'Lists the config groups of one stream (Kafka) version, one page at a time.',
+  service: 'streaming',
+  method: 'POST',
+  path: '/api/{region}/configGroup/getKafkaVersionConfigGroupList',
+  auth: 'gateway-signature',
+  streamingRegion: true,
+  envelope: 'code-zero',
+  integerFields: ['kafkaVersionCode'],
+  input: z.strictObject({
+    region: streamingRegion,
+    kafkaVersionCode: z.int().describe('Stream version code, e.g. 3050100'),
+    pageNo: z.int().min(1).default(1),
+    pageSize: z.int().min(1).default(10),
+  }),
+  output: envelope({
+    currentPage: z.number().optional(),
+    isFirst: z.boolean().optional(),
+    isLast: z.boolean().optional(),
+    pageSize: z.number().optional(),
+    totalCount: z.number().optional(),
+    totalPage: z.number().optional(),
+    kafkaConfigGroupList: z
+      .array(
+        z.looseObject({
+          kafkaVersionCode: z.int().optional(),
+          kafkaVersion: z.string().optional(),
+          configGroupNo: z.number().optional(),
+          configGroupName: z.string().optional(),
+          description: z.string().optional(),
+        }),
+      )
+      .optional(),
+  }),
+  annotations: READ,
+};
+
+export const listServerImages: Operation = {
+  id: 'E2',
+  name: 'streaming_list_server_images',
+  title: 'List streaming server OS images (G3)',
+  description: 'Lists the operating system images available for third-generation (G3, KVM) cluster servers.',
+  service: 'streaming',
+  method: 'GET',
+  path: '/api/{region}/cluster/getClusterServerImageList',
+  auth: 'gateway-signature',
+  streamingRegion: true,
+  envelope: 'code-zero',
+  input: z.strictObject({
+    region: streamingRegion,
+    generationCode: z.literal('G3').optional().describe('Server generation'),
+  }),
+  output: envelope({
+    serverImageList: z
+      .array(
+        z.looseObject({
+          serverImageNo: z.number().optional(),
+          softwareProductCode: z.string().optional(),
+          serverName: z.string().optional(),
+        }),
+      )
+      .optional(),
+  }),
+  annotations: READ,
+};

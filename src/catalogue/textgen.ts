@@ -1,0 +1,53 @@
+import { z } from 'zod';
+import type { Operation } from './types.js';
+
+export const AI_FILTERS = [
+  { groupName: 'curse', name: 'discrimination', meaning: 'Abasement, discrimination or hate speech' },
+  { groupName: 'curse', name: 'insult', meaning: 'Profanity' },
+  { groupName: 'unsafeContents', name: 'sexualHarassment', meaning: 'Sexual harassment or obscenity' },
+] as const;
+
+export const createCompletion: Operation = {
+  id: 'E12',
+  name: 'textgen_create_completion',
+  title: 'Generate a text completion',
+  description:
+    'Continues a prompt with a text-generation model. result.text holds prompt plus output; stopReason is length, end_token or stop_before. ' +
+    'aiFilters scores: 0 high, 1 medium, 2 low.',
+  service: 'textgen',
+  method: 'POST',
+  path: '/testapp/v1/completions/{model}',
+  auth: 'studio',
+  envelope: 'studio-status',
+  input: z.strictObject({
+    model: z.enum(['LK-D2']).default('LK-D2'),
+    text: z.string().min(1).describe('Prompt'),
+    maxTokens: z.int().min(1).max(2048).default(100),
+    temperature: z.number().gt(0).max(1).default(0.5),
+    topK: z.int().min(0).max(128).default(0),
+    topP: z.number().gt(0).max(1).default(0.8),
+    repeatPenalty: z.number().gt(0).max(10).default(5),
+    stopBefore: z.array(z.string().min(1)).default([]).describe('Stop before any of these'),
+    start: z.string().optional().describe('Appended after the input'),
+    restart: z.string().optional().describe('Appended after the output'),
+    includeTokens: z.boolean().optional(),
+    includeAiFilters: z.boolean().default(true),
+  }),
+  output: z.looseObject({
+    status: z.looseObject({ code: z.string(), message: z.string().optional() }).optional(),
+    result: z
+      .looseObject({
+        text: z.string().optional(),
+        stopReason: z.string().optional(),
+        inputLength: z.number().optional(),
+        outputLength: z.number().optional(),
+        inputTokens: z.array(z.string()).optional(),
+        outputTokens: z.array(z.string()).optional(),
+        aiFilters: z
+          .array(z.looseObject({ groupName: z.string(), name: z.string(), score: z.string() }))
+          .optional(),
+      })
+      .optional(),
+  }),
+  annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: false, openWorldHint: true },
+};

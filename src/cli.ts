@@ -1,0 +1,57 @@
+#!/usr/bin/env node
+import { randomUUID } from 'node:crypto';
+import { ConfigError, USAGE, parseCommand, type Config } from './config.js';
+import { createDispatcher } from './gateway/http.js';
+import { SERVER_VERSION, createServerFactory, type ServerDeps } from './server.js';
+
+/** The only module that reads process.argv / process.env or exits. */
+async function main(): Promise<void> {
+  const log = (line: string) => process.stderr.write(`${line}\n`);
+  let command;
+  try {
+    command = parseCommand(process.argv.slice(2), process.env);
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      log(`svc-platform-mcp: ${error.message}`);
+      process.exit(2);
+    }
+    throw error;
+  }
+  if (command.kind === 'help') return void process.stderr.write(`${USAGE}\n`);
+  if (command.kind === 'version') return void process.stderr.write(`${SERVER_VERSION}\n`);
+
+  let config: Config = command.config;
+  const cleanups: (() => Promise<void>)[] = [];
+  if (config.sandbox) {
+    // Loaded only when asked for: a production start never pays for the simulator.
+    const { startSandbox, sandboxConfig } = await import('./sandbox/launch.js');
+    const sandbox = await startSandbox();
+    cleanups.push(() => sandbox.close());
+    config = sandboxConfig(config, sandbox);
+    log(`svc-platform-mcp: SANDBOX MODE — every service is the embedded simulator at ${sandbox.url} (demo data, not the real platform)`);
+  }
+
+  const dispatcher = createDispatcher(config);
+  const deps: ServerDeps = { dispatcher, now: Date.now, randomId: randomUUID, random: Math.random, log };
+  const createServer = createServerFactory(config, deps);
+
+  if (config.transport === 'http') {
+    const { serveHttp } = await import('./transports/http.js');
+    await serveHttp(createServer, config, { log, onSignal: (fn) => onShutdownSignal(fn) });
+  } else {
+    const { serveStdio } = await import('./transports/stdio.js');
+    await serveStdio(createServer(), process.stdin, process.stdout);
+  }
+  for (const cleanup of cleanups) await cleanup();
+  await dispatcher.close();
+  process.exit(0);
+}
+
+function onShutdownSignal(handler: (signal: string) => void): void {
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => handler(signal));
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`svc-platform-mcp: fatal: ${(error as Error)?.stack ?? String(error)}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,192 @@
+import { parseArgs } from 'node:util';
+import { SERVICES, type ServiceId } from './catalogue/types.js';
+import { STREAMING_REGIONS, type StreamingRegion } from './catalogue/fields.js';
+import type { AppKeys, GatewayKeys, StudioKeys } from './gateway/auth.js';
+
+export interface HttpOptions {
+  host: string;
+  port: number;
+  stateless: boolean;
+  authToken?: string;
+  allowedHosts?: string[];
+  allowedOrigins?: string[];
+  maxSessions: number;
+  sessionIdleMs: number;
+  maxBodyBytes: number;
+}
+
+export interface Credentials {
+  gateway?: GatewayKeys;
+  /** Application key pairs per service that uses them (E3 translation, E5 maps). */
+  appKeys: Partial<Record<'translation' | 'maps', AppKeys>>;
+  studio?: StudioKeys;
+}
+
+export interface Config {
+  transport: 'stdio' | 'http';
+  http: HttpOptions;
+  sandbox: boolean;
+  /** Origin (optionally with a path prefix) per service; missing means not configured. */
+  serviceUrls: Partial<Record<ServiceId, string>>;
+  credentials: Credentials;
+  streamingRegion: StreamingRegion;
+  timeoutMs: number;
+  /** Proxy settings for upstream calls, from HTTP(S)_PROXY / NO_PROXY. */
+  proxy: { http?: string; https?: string; noProxy?: string };
+}
+
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+}
+
+export const USAGE = `Usage: svc-platform-mcp [options]
+
+  (no option)            serve MCP over stdio
+  --http                 serve Streamable HTTP at /mcp
+  --host <host>          HTTP bind address (default 127.0.0.1)
+  --port <port>          HTTP port (default 3000)
+  --stateless            HTTP without sessions (for replicas behind a load balancer)
+  --sandbox              route every service to the embedded simulator (demo credentials)
+  --help, --version
+
+Environment: SVC_GATEWAY_URL, SVC_<SERVICE>_URL, SVC_ACCESS_KEY, SVC_SECRET_KEY,
+SVC_CLIENT_ID, SVC_CLIENT_SECRET, SVC_STUDIO_API_KEY, SVC_STUDIO_GATEWAY_KEY,
+SVC_STREAMING_REGION, SVC_TIMEOUT_MS, SVC_MCP_AUTH_TOKEN (see README).`;
+
+export type Env = Readonly<Record<string, string | undefined>>;
+
+export type ParsedCommand = { kind: 'help' } | { kind: 'version' } | { kind: 'serve'; config: Config };
+
+/** Flags and environment -> one validated Config. Pure: the caller passes argv and env. */
+export function parseCommand(argv: readonly string[], env: Env): ParsedCommand {
+  let values;
+  try {
+    ({ values } = parseArgs({
+      args: [...argv],
+      options: {
+        http: { type: 'boolean' },
+        host: { type: 'string' },
+        port: { type: 'string' },
+        stateless: { type: 'boolean' },
+        sandbox: { type: 'boolean' },
+        help: { type: 'boolean', short: 'h' },
+        version: { type: 'boolean', short: 'v' },
+      },
+      strict: true,
+      allowPositionals: false,
+    }));
+  } catch (error) {
+    throw new ConfigError(`${(error as Error).message}\n\n${USAGE}`);
+  }
+  if (values.help) return { kind: 'help' };
+  if (values.version) return { kind: 'version' };
+  if (!values.http && (values.host || values.port || values.stateless)) {
+    throw new ConfigError('--host, --port and --stateless only apply with --http');
+  }
+  return { kind: 'serve', config: buildConfig(values, env) };
+}
+
+function buildConfig(
+  flags: { http?: boolean; host?: string; port?: string; stateless?: boolean; sandbox?: boolean },
+  env: Env,
+): Config {
+  const value = (name: string) => {
+    const v = env[name]?.trim();
+    return v ? v : undefined;
+  };
+  const serviceUrls: Partial<Record<ServiceId, string>> = {};
+  const gatewayUrl = value('SVC_GATEWAY_URL');
+  for (const service of SERVICES) {
+    const name = `SVC_${service.toUpperCase()}_URL`;
+    const url = value(name) ?? gatewayUrl;
+    if (url) serviceUrls[service] = parseOrigin(url, value(name) ? name : 'SVC_GATEWAY_URL');
+  }
+
+  const pair = <A extends string, B extends string>(a: A, b: B) => {
+    const x = value(a);
+    const y = value(b);
+    if (Boolean(x) !== Boolean(y)) throw new ConfigError(`${x ? b : a} must be set together with ${x ? a : b}`);
+    return x && y ? ([x, y] as const) : undefined;
+  };
+  const gateway = pair('SVC_ACCESS_KEY', 'SVC_SECRET_KEY');
+  const app = pair('SVC_CLIENT_ID', 'SVC_CLIENT_SECRET');
+  const appFor = (service: 'TRANSLATION' | 'MAPS') => {
+    const own = pair(`SVC_${service}_CLIENT_ID`, `SVC_${service}_CLIENT_SECRET`) ?? app;
+    return own ? { clientId: own[0], clientSecret: own[1] } : undefined;
+  };
+  const studio = pair('SVC_STUDIO_API_KEY', 'SVC_STUDIO_GATEWAY_KEY');
+
+  const region = (value('SVC_STREAMING_REGION') ?? 'KR').toUpperCase();
+  if (!(region in STREAMING_REGIONS)) {
+    throw new ConfigError(`SVC_STREAMING_REGION must be one of ${Object.keys(STREAMING_REGIONS).join(', ')}`);
+  }
+  const timeoutMs = integer(value('SVC_TIMEOUT_MS') ?? '30000', 'SVC_TIMEOUT_MS', 1, 600_000);
+
+  const host = flags.host ?? '127.0.0.1';
+  const authToken = value('SVC_MCP_AUTH_TOKEN');
+  if (flags.http && !isLoopback(host) && !authToken) {
+    throw new ConfigError(`refusing to bind ${host} (not loopback) without SVC_MCP_AUTH_TOKEN`);
+  }
+  const list = (name: string) => value(name)?.split(',').map((s) => s.trim()).filter(Boolean);
+
+  const appKeys: Credentials['appKeys'] = {};
+  const translation = appFor('TRANSLATION');
+  const maps = appFor('MAPS');
+  if (translation) appKeys.translation = translation;
+  if (maps) appKeys.maps = maps;
+
+  return {
+    transport: flags.http ? 'http' : 'stdio',
+    http: {
+      host,
+      port: integer(flags.port ?? '3000', '--port', 0, 65535),
+      stateless: Boolean(flags.stateless),
+      authToken,
+      allowedHosts: list('SVC_MCP_ALLOWED_HOSTS'),
+      allowedOrigins: list('SVC_MCP_ALLOWED_ORIGINS'),
+      maxSessions: integer(value('SVC_MCP_MAX_SESSIONS') ?? '100', 'SVC_MCP_MAX_SESSIONS', 1, 100_000),
+      sessionIdleMs: integer(value('SVC_MCP_SESSION_IDLE_MS') ?? '1800000', 'SVC_MCP_SESSION_IDLE_MS', 1000, 86_400_000),
+      maxBodyBytes: integer(value('SVC_MCP_MAX_BODY_BYTES') ?? String(4 * 1024 * 1024), 'SVC_MCP_MAX_BODY_BYTES', 1024, 1 << 30),
+    },
+    sandbox: Boolean(flags.sandbox),
+    serviceUrls,
+    credentials: {
+      gateway: gateway && { accessKey: gateway[0], secretKey: gateway[1] },
+      appKeys,
+      studio: studio && { apiKey: studio[0], gatewayKey: studio[1] },
+    },
+    streamingRegion: region as StreamingRegion,
+    timeoutMs,
+    proxy: {
+      http: value('HTTP_PROXY') ?? value('http_proxy'),
+      https: value('HTTPS_PROXY') ?? value('https_proxy'),
+      noProxy: value('NO_PROXY') ?? value('no_proxy'),
+    },
+  };
+}
+
+function integer(text: string, name: string, min: number, max: number): number {
+  if (!/^\d+$/.test(text)) throw new ConfigError(`${name} must be a whole number, got "${text}"`);
+  const n = Number(text);
+  if (n < min || n > max) throw new ConfigError(`${name} must be between ${min} and ${max}, got ${n}`);
+  return n;
+}
+
+/** A service URL is an origin, optionally with a path prefix for proxies; no query, no fragment. */
+function parseOrigin(text: string, name: string): string {
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    throw new ConfigError(`${name} is not a URL: "${text}"`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new ConfigError(`${name} must be http(s)`);
+  if (url.search || url.hash || url.username || url.password) {
+    throw new ConfigError(`${name} must be an origin with an optional path prefix (no query, fragment or user info)`);
+  }
+  return url.origin + url.pathname.replace(/\/+$/, '');
+}
+
+export function isLoopback(host: string): boolean {
+  return host === 'localhost' || host === '::1' || host === '[::1]' || /^127(?:\.\d{1,3}){3}$/.test(host);
+}

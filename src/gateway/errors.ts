@@ -1,0 +1,60 @@
+/** Stable failure codes: agents and logs can branch on them. */
+export type FailureCode =
+  | 'invalid_input'
+  | 'not_configured'
+  | 'upstream_error'
+  | 'http_error'
+  | 'timeout'
+  | 'connection_failed'
+  | 'malformed_response'
+  | 'unexpected_response'
+  | 'cancelled';
+
+export interface FailureDetails {
+  retryable?: boolean;
+  httpStatus?: number;
+  /** The upstream's own error code (gateway errorCode, N2MT.., status.code). */
+  upstreamCode?: string;
+  /** Milliseconds the upstream asked us to wait (Retry-After). */
+  retryAfterMs?: number;
+}
+
+/** The one error type of the executor. Its message is written for the agent that made the call. */
+export class ToolFailure extends Error {
+  override name = 'ToolFailure';
+  readonly retryable: boolean;
+  readonly httpStatus?: number;
+  readonly upstreamCode?: string;
+  readonly retryAfterMs?: number;
+
+  constructor(
+    readonly code: FailureCode,
+    message: string,
+    details: FailureDetails = {},
+  ) {
+    super(message);
+    this.retryable = details.retryable ?? false;
+    this.httpStatus = details.httpStatus;
+    this.upstreamCode = details.upstreamCode;
+    this.retryAfterMs = details.retryAfterMs;
+  }
+}
+
+/** Gateway error codes (DESIGN.md, point 8), so a bare number becomes something an agent can act on. */
+export const GATEWAY_ERROR_CODES: Readonly<Record<string, string>> = {
+  '100': 'bad request',
+  '200': 'authentication failed',
+  '210': 'permission denied',
+  '300': 'not found',
+  '400': 'quota exceeded',
+  '410': 'throttle limited',
+  '420': 'rate limited',
+  '430': 'request body too large',
+  '500': 'endpoint error',
+  '510': 'endpoint timeout',
+  '900': 'unexpected error',
+};
+
+/** Gateway codes worth another attempt after a pause. */
+export const RETRYABLE_GATEWAY_CODES = new Set(['410', '420', '510']);
+export const RETRYABLE_HTTP_STATUSES = new Set([429, 502, 503, 504]);

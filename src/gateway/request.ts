@@ -1,0 +1,60 @@
+import { STREAMING_REGIONS, type StreamingRegion } from '../catalogue/fields.js';
+import type { HttpMethod, Operation } from '../catalogue/types.js';
+import { ToolFailure } from './errors.js';
+
+export interface BuiltRequest {
+  method: HttpMethod;
+  /** Full URL: service origin (with any proxy prefix) + path + query. */
+  url: string;
+  /** Path and query exactly as they go on the wire: what the gateway signature covers. */
+  uri: string;
+  /** JSON body, when the operation has one. */
+  body?: string;
+}
+
+const PLACEHOLDER = /\{(\w+)\}/g;
+
+/** Names of the arguments used by an operation's path template. */
+export function pathParams(op: Operation): string[] {
+  return [...op.path.matchAll(PLACEHOLDER)].map((m) => m[1]!);
+}
+
+/**
+ * Builds the request of one call from validated arguments. Pure. Path parameters are percent-encoded and
+ * `.`, `..` or empty values are refused here too, so a path parameter can never reach another endpoint.
+ */
+export function buildRequest(
+  op: Operation,
+  args: Record<string, unknown>,
+  baseUrl: string,
+  defaultRegion: StreamingRegion,
+): BuiltRequest {
+  const used = new Set<string>(pathParams(op));
+  const path = op.path.replace(PLACEHOLDER, (_, name: string) => {
+    if (name === 'region' && op.streamingRegion) {
+      return STREAMING_REGIONS[(args.region as StreamingRegion | undefined) ?? defaultRegion];
+    }
+    return encodeSegment(name, args[name]);
+  });
+  if (op.streamingRegion) used.add('region');
+
+  const rest = Object.entries(args).filter(([name, value]) => !used.has(name) && value !== undefined);
+  let query = '';
+  let body: string | undefined;
+  if (op.method === 'GET' || op.method === 'DELETE') {
+    query = rest.map(([name, value]) => `${encodeURIComponent(name)}=${encodeURIComponent(String(value))}`).join('&');
+  } else if (rest.length > 0) {
+    body = JSON.stringify(Object.fromEntries(rest));
+  }
+  const prefix = new URL(baseUrl).pathname.replace(/\/+$/, '');
+  const uri = `${prefix}${path}${query ? `?${query}` : ''}`;
+  return { method: op.method, url: new URL(baseUrl).origin + uri, uri, body };
+}
+
+function encodeSegment(name: string, value: unknown): string {
+  const text = value === undefined || value === null ? '' : String(value);
+  if (text === '' || text === '.' || text === '..') {
+    throw new ToolFailure('invalid_input', `${name}: must not be empty, "." or ".."`);
+  }
+  return encodeURIComponent(text);
+}

@@ -1,0 +1,181 @@
+import type { Operation } from '../catalogue/types.js';
+import {
+  GATEWAY_ERROR_CODES,
+  RETRYABLE_GATEWAY_CODES,
+  RETRYABLE_HTTP_STATUSES,
+  ToolFailure,
+} from './errors.js';
+
+export interface RawResponse {
+  status: number;
+  contentType: string;
+  text: string;
+  retryAfterMs?: number;
+}
+
+/** What a successful call yields: JSON (normalised) or, for text answers, the text. */
+export type Outcome = { kind: 'json'; value: Record<string, unknown> } | { kind: 'text'; value: string };
+
+type Json = Record<string, unknown>;
+const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** Turns an upstream answer into an outcome, or throws the ToolFailure that explains it. Pure. */
+export function interpretResponse(op: Operation, res: RawResponse): Outcome {
+  const looksJson = /\bjson\b/i.test(res.contentType) || /^\s*[[{]/.test(res.text);
+  let parsed: unknown;
+  let parseError: Error | undefined;
+  if (looksJson) {
+    try {
+      parsed = JSON.parse(res.text);
+    } catch (error) {
+      parseError = error as Error;
+    }
+  }
+
+  if (res.status < 200 || res.status >= 300) throw httpFailure(res, parsed);
+
+  if (parseError || !looksJson) {
+    if (op.mayAnswerText && !/\bjson\b/i.test(res.contentType)) return { kind: 'text', value: res.text };
+    throw new ToolFailure(
+      'malformed_response',
+      `upstream answered HTTP ${res.status} with a body that is not valid JSON` +
+        (parseError ? ` (${parseError.message})` : ` (content type "${res.contentType || 'none'}")`) +
+        `: ${snippet(res.text)}`,
+      { httpStatus: res.status },
+    );
+  }
+
+  if (Array.isArray(parsed) && op.arrayResultKey) parsed = { [op.arrayResultKey]: parsed };
+  if (!isObject(parsed)) {
+    throw new ToolFailure('unexpected_response', `upstream answered with JSON that is not an object: ${snippet(res.text)}`);
+  }
+  const gateway = gatewayError(parsed);
+  if (gateway) throw gateway(res.status);
+  checkEnvelope(op, parsed, res.status);
+  if (op.integerFields) normaliseIntegers(parsed, new Set(op.integerFields));
+  if (op.output) {
+    const check = op.output.safeParse(parsed);
+    if (!check.success) {
+      const issue = check.error.issues[0]!;
+      throw new ToolFailure(
+        'unexpected_response',
+        `upstream answer does not have the documented shape (${issue.path.join('.') || 'body'}: ${issue.message}): ${snippet(res.text)}`,
+      );
+    }
+  }
+  return { kind: 'json', value: parsed };
+}
+
+/** `{"error":{"errorCode","message","details"}}`, the gateway's error body. */
+function gatewayError(body: Json): ((status: number) => ToolFailure) | undefined {
+  const error = body.error;
+  if (!isObject(error) || error.errorCode === undefined) return undefined;
+  const code = String(error.errorCode);
+  const meaning = GATEWAY_ERROR_CODES[code];
+  const details = error.details ? ` Details: ${String(error.details)}` : '';
+  return (status) =>
+    new ToolFailure(
+      'upstream_error',
+      `gateway error ${code}${meaning ? ` (${meaning})` : ''}, HTTP ${status}: ${String(error.message ?? '')}.${details}`,
+      { httpStatus: status, upstreamCode: code, retryable: RETRYABLE_GATEWAY_CODES.has(code) || status === 429 },
+    );
+}
+
+function httpFailure(res: RawResponse, parsed: unknown): ToolFailure {
+  const retry = { retryable: RETRYABLE_HTTP_STATUSES.has(res.status), retryAfterMs: res.retryAfterMs };
+  if (isObject(parsed)) {
+    const gateway = gatewayError(parsed);
+    if (gateway) {
+      const failure = gateway(res.status);
+      return new ToolFailure(failure.code, failure.message, {
+        ...retry,
+        httpStatus: res.status,
+        upstreamCode: failure.upstreamCode,
+        retryable: failure.retryable || retry.retryable,
+      });
+    }
+    const own = ownError(parsed);
+    if (own) {
+      return new ToolFailure('upstream_error', `upstream error ${own.code}, HTTP ${res.status}: ${own.message}`, {
+        ...retry,
+        httpStatus: res.status,
+        upstreamCode: own.code,
+      });
+    }
+  }
+  const hint = res.status === 401 || res.status === 403 ? ' Check the credentials.' : '';
+  return new ToolFailure('http_error', `upstream answered HTTP ${res.status}: ${snippet(res.text) || '(empty body)'}.${hint}`, {
+    ...retry,
+    httpStatus: res.status,
+  });
+}
+
+/** Service-specific error bodies: N2MT (translation), `status` (maps, text generation), `code`/`message`. */
+function ownError(body: Json): { code: string; message: string } | undefined {
+  if (body.errorCode !== undefined) {
+    return { code: String(body.errorCode), message: String(body.errorMessage ?? body.message ?? '') };
+  }
+  if (isObject(body.status) && body.status.code !== undefined) {
+    const { code, name, message } = body.status;
+    return { code: String(code), message: [name, message].filter(Boolean).map(String).join(': ') };
+  }
+  if (body.code !== undefined && body.message !== undefined) {
+    return { code: String(body.code), message: String(body.message) };
+  }
+  return undefined;
+}
+
+function checkEnvelope(op: Operation, body: Json, status: number): void {
+  const fail = (code: unknown, message: unknown) => {
+    throw new ToolFailure('upstream_error', `upstream error ${String(code)}, HTTP ${status}: ${String(message ?? '')}`, {
+      httpStatus: status,
+      upstreamCode: String(code),
+    });
+  };
+  const statusObject = isObject(body.status) ? body.status : {};
+  switch (op.envelope) {
+    case 'code-zero':
+      if (body.code !== undefined && Number(body.code) !== 0) fail(body.code, body.message);
+      break;
+    case 'code-success':
+      if (body.code !== undefined && body.code !== 'SUCCESS') fail(body.code, body.message ?? body.data);
+      break;
+    case 'maps-status':
+      // 0 ok and 3 "no results" are both successful answers.
+      if (statusObject.code !== undefined && ![0, 3].includes(Number(statusObject.code))) {
+        fail(statusObject.code, [statusObject.name, statusObject.message].filter(Boolean).join(': '));
+      }
+      break;
+    case 'studio-status':
+      if (statusObject.code !== undefined && String(statusObject.code) !== '20000') {
+        fail(statusObject.code, statusObject.message);
+      }
+      break;
+  }
+}
+
+/** The spec declares these Integer but lets them arrive as digit strings. */
+function normaliseIntegers(value: unknown, names: ReadonlySet<string>): void {
+  if (Array.isArray(value)) {
+    for (const item of value) normaliseIntegers(item, names);
+  } else if (isObject(value)) {
+    for (const [key, child] of Object.entries(value)) {
+      if (names.has(key) && typeof child === 'string' && /^-?\d+$/.test(child.trim())) {
+        const n = Number(child.trim());
+        if (Number.isSafeInteger(n)) value[key] = n;
+      } else {
+        normaliseIntegers(child, names);
+      }
+    }
+  }
+}
+
+/** A short, single-line, tag-free excerpt of a body for error messages. */
+export function snippet(text: string, max = 300): string {
+  const flat = text
+    .replace(/<(script|style)[\s\S]*?<\/\1>/gi, ' ')
+    .replace(/<[^>]+>/g, ' ')
+    .replace(/\s+/g, ' ')
+    .trim();
+  return flat.length > max ? `${flat.slice(0, max)}…` : flat;
+}

@@ -1,0 +1,23 @@
+import type { z } from 'zod';
+
+/** Zod issues -> "field: rule" lines an agent can fix its call from. */
+export function formatIssues(issues: readonly z.core.$ZodIssue[]): string {
+  const lines = issues.map((issue) => {
+    const field = issue.path.length > 0 ? issue.path.join('.') : 'arguments';
+    return `${field}: ${describeIssue(issue)}`;
+  });
+  return `invalid arguments (nothing was sent):\n- ${lines.join('\n- ')}`;
+}
+
+function describeIssue(issue: z.core.$ZodIssue): string {
+  switch (issue.code) {
+    case 'too_big':
+      return `${issue.message} (maximum ${String(issue.maximum)}${issue.inclusive === false ? ', exclusive' : ''})`;
+    case 'too_small':
+      return `${issue.message} (minimum ${String(issue.minimum)}${issue.inclusive === false ? ', exclusive' : ''})`;
+    case 'unrecognized_keys':
+      return `unknown argument(s) ${issue.keys.map((k) => `"${k}"`).join(', ')}`;
+    default:
+      return issue.message;
+  }
+}

@@ -1,0 +1,27 @@
+import { z } from 'zod';
+
+const SAFE = Number.MAX_SAFE_INTEGER;
+
+/**
+ * zod 4's own JSON Schema, trimmed of what carries no information for a model: the `$schema` tag and the
+ * ±(2^53-1) bounds that z.int() adds to every integer, and `additionalProperties: {}` (the default anyway).
+ */
+export function toJsonSchema(schema: z.ZodType, io: 'input' | 'output'): Record<string, unknown> {
+  const json = z.toJSONSchema(schema, { io, unrepresentable: 'any' }) as Record<string, unknown>;
+  delete json.$schema;
+  return trim(json) as Record<string, unknown>;
+}
+
+function trim(node: unknown): unknown {
+  if (Array.isArray(node)) return node.map(trim);
+  if (typeof node !== 'object' || node === null) return node;
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(node)) {
+    if ((key === 'maximum' && value === SAFE) || (key === 'minimum' && value === -SAFE)) continue;
+    if (key === 'additionalProperties' && isEmptyObject(value)) continue;
+    out[key] = trim(value);
+  }
+  return out;
+}
+
+const isEmptyObject = (v: unknown) => typeof v === 'object' && v !== null && !Array.isArray(v) && Object.keys(v).length === 0;
