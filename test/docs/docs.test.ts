@@ -1,0 +1,51 @@
+import { readFileSync, writeFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { CATALOGUE } from '../../src/catalogue/catalogue.js';
+import { replaceBlock, toolTable } from './generated-docs.js';
+
+// `npm run docs` sets UPDATE_DOCS=1 to rewrite the generated parts instead of checking them.
+const update = process.env.UPDATE_DOCS === '1';
+
+describe('generated documentation', () => {
+  it('README tool table matches the catalogue', () => {
+    const readme = readFileSync('README.md', 'utf8');
+    const expected = replaceBlock(readme, 'tools', toolTable());
+    if (update) writeFileSync('README.md', expected);
+    else expect(readme, 'README tool table drifted: run `npm run docs`').toBe(expected);
+  });
+
+  it('manifest.json lists every catalogue tool with its title', () => {
+    const path = 'manifest.json';
+    const manifest = JSON.parse(readFileSync(path, 'utf8')) as { tools: { name: string; description: string }[] };
+    const catalogueTools = CATALOGUE.map((op) => ({ name: op.name, description: op.title }));
+    const extra = manifest.tools.filter((t) => !CATALOGUE.some((op) => op.name === t.name));
+    const expected = [...catalogueTools, ...extra];
+    if (update) writeFileSync(path, `${JSON.stringify({ ...manifest, tools: expected }, null, 2)}\n`);
+    else expect(manifest.tools).toEqual(expected);
+  });
+});
+
+describe('manifest.json', () => {
+  it('validates with mcpb', async () => {
+    const { execFileSync } = await import('node:child_process');
+    const out = execFileSync(process.execPath, ['node_modules/@anthropic-ai/mcpb/dist/cli/cli.js', 'validate', 'manifest.json'], {
+      encoding: 'utf8',
+    });
+    expect(out).toContain('Manifest schema validation passes');
+  });
+
+  it('marks every secret sensitive and maps only documented variables', () => {
+    const manifest = JSON.parse(readFileSync('manifest.json', 'utf8')) as {
+      server: { mcp_config: { env: Record<string, string> } };
+      user_config: Record<string, { sensitive?: boolean }>;
+    };
+    const env = manifest.server.mcp_config.env;
+    for (const name of ['SVC_SECRET_KEY', 'SVC_CLIENT_SECRET', 'SVC_STUDIO_API_KEY', 'SVC_STUDIO_GATEWAY_KEY']) {
+      const key = /\$\{user_config\.(\w+)\}/.exec(env[name] ?? '')?.[1];
+      expect(key, name).toBeDefined();
+      expect(manifest.user_config[key!]?.sensitive, `${name} must be sensitive`).toBe(true);
+    }
+    const readme = readFileSync('README.md', 'utf8');
+    for (const name of Object.keys(env)) expect(readme, `${name} documented in README`).toContain(`\`${name}\``);
+  });
+});
