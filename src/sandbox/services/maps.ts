@@ -1,0 +1,67 @@
+import type { Route, SandboxRequest, SandboxResponse } from '../types.js';
+import { createCrsConverter, type CrsConverter } from '../maps/crs.js';
+import { findPlace, GAZETTEER } from '../maps/gazetteer.js';
+import { parseGeocodeQuery, type Rendering } from '../maps/params.js';
+import { buildResults } from '../maps/results.js';
+import { toXml } from '../maps/xml.js';
+
+/**
+ * E5, reverse geocoding: `GET /map-reversegeocode/v2/gc` with the lower-case application key pair (checked by
+ * the router). Status codes as the spec's maps table: 0 ok, 3 no results (HTTP 200); 100 invalid request
+ * (HTTP 400); 900 unknown error (HTTP 500). Answers, errors included, come in the format asked for: XML by
+ * default, JSON with output=json, JSONP with output=json&callback=name.
+ */
+export function mapsRoutes(): Route[] {
+  const crs = createCrsConverter();
+  return [
+    {
+      method: 'GET',
+      pattern: '/map-reversegeocode/v2/gc',
+      auth: 'app-key-lower',
+      handle: (req) => reverseGeocode(req, crs),
+    },
+  ];
+}
+
+const STATUS = {
+  ok: { code: 0, name: 'ok', message: 'done' },
+  noResults: {
+    code: 3,
+    name: 'no results',
+    message: `no results for these coordinates (the sandbox gazetteer knows ${GAZETTEER.length} places in Korea; the sea has none)`,
+  },
+  invalid: (message: string) => ({ code: 100, name: 'invalid request', message }),
+  unknown: (message: string) => ({ code: 900, name: 'unknown error', message }),
+};
+
+function reverseGeocode(req: SandboxRequest, crs: CrsConverter): SandboxResponse {
+  const parsed = parseGeocodeQuery(req.query);
+  if (!parsed.ok) return render(400, { status: STATUS.invalid(parsed.message) }, parsed.rendering);
+  const { query, rendering } = parsed;
+  try {
+    const [lon, lat] = crs.toWgs84(query.sourcecrs, query.coords);
+    if (!Number.isFinite(lon) || !Number.isFinite(lat) || Math.abs(lon) > 180 || Math.abs(lat) > 90)
+      return render(
+        400,
+        { status: STATUS.invalid(`coords ${query.coords.join(',')} are outside the range of ${query.sourcecrs}`) },
+        rendering,
+      );
+    const place = findPlace([lon, lat]);
+    const results = place ? buildResults(place, query.orders, query.targetcrs, crs) : [];
+    if (results.length === 0) return render(200, { status: STATUS.noResults, results: [] }, rendering);
+    return render(200, { status: STATUS.ok, results }, rendering);
+  } catch (error) {
+    return render(500, { status: STATUS.unknown(`sandbox error: ${(error as Error).message}`) }, rendering);
+  }
+}
+
+function render(status: number, body: Record<string, unknown>, rendering: Rendering): SandboxResponse {
+  if (rendering.output === 'xml') return { status, text: toXml(body), contentType: 'application/xml;charset=utf-8' };
+  if (rendering.callback !== undefined)
+    return {
+      status,
+      text: `${rendering.callback}(${JSON.stringify(body)})`,
+      contentType: 'application/javascript;charset=utf-8',
+    };
+  return { status, json: body };
+}

@@ -1,0 +1,38 @@
+import type { Route, SandboxRequest, SandboxResponse } from '../types.js';
+import { N2MT, n2mtError } from '../translation/errors.js';
+import { parseTranslationRequest } from '../translation/request.js';
+import { translate } from '../translation/translate.js';
+
+/** Neutral stand-in for the upstream proxy's service name in the response envelope. */
+const SERVICE_NAME = 'svc.nmt.proxy';
+
+/**
+ * E3, text translation: `POST /nmt/v1/translation` with the upper-case application key pair (checked by the
+ * router). JSON or form bodies; N2MT errors (code table in translation/errors.ts). Stateless: the phrasebook
+ * and glossaries are constant data.
+ */
+export function translationRoutes(): Route[] {
+  return [{ method: 'POST', pattern: '/nmt/v1/translation', auth: 'app-key-upper', handle: handleTranslation }];
+}
+
+function handleTranslation(req: SandboxRequest): SandboxResponse {
+  try {
+    const parsed = parseTranslationRequest(req.body);
+    if (!parsed.ok) return parsed.response;
+    const job = parsed.value;
+    const translatedText = translate(job.text, job);
+    return {
+      status: 200,
+      json: {
+        message: {
+          '@type': 'response',
+          '@service': SERVICE_NAME,
+          '@version': '1.0.0',
+          result: { srcLangType: job.source, tarLangType: job.target, translatedText },
+        },
+      },
+    };
+  } catch (error) {
+    return n2mtError(N2MT.other, `internal error of the sandbox: ${(error as Error).message}`, 500);
+  }
+}

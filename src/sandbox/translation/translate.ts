@@ -1,0 +1,72 @@
+import { UNTRANSLATED_SPAN, type LanguageCode } from '../../catalogue/languages.js';
+import { applySubstitutions, type Substitution } from './glossary.js';
+import { findPhrase, renderPhrase } from './phrasebook.js';
+
+export interface TranslateOptions {
+  source: LanguageCode;
+  target: LanguageCode;
+  /** Polite ko/ja forms for phrasebook sentences (the caller has checked rule 4). */
+  honorific: boolean;
+  /** Glossary terms or replaceInfo entries, applied to text the phrasebook does not know (rule 2: never made polite). */
+  substitutions: readonly Substitution[];
+  /** Rule 5: span tags are honoured only for the glossary pairs; elsewhere they are text like any other. */
+  keepSpans: boolean;
+}
+
+/** Marks text the sandbox could not really translate, so nobody mistakes it for a translation. */
+export const pseudoMarker = (target: LanguageCode) => `[sandbox:${target}] `;
+
+type Piece = { kind: 'space' | 'span' | 'known' | 'unknown'; text: string };
+
+/**
+ * Whitespace runs, and sentences: up to `.`/`!`/`?` followed by whitespace or the end, a CJK sentence mark, or
+ * a line break. `3 p.m.` stays one sentence because its inner dots are not followed by whitespace.
+ */
+const SENTENCE = /\s+|\S[^\n]*?(?:[.!?]+(?=\s|$)|[。！？]+|(?=\n)|$)/gu;
+
+/**
+ * The sandbox's translation: each sentence found in the phrasebook is translated (polite when asked); every
+ * other run of sentences is returned as written, with glossary/replaceInfo terms substituted, behind one
+ * `[sandbox:<target>]` marker. Untranslated spans are copied verbatim.
+ */
+export function translate(text: string, options: TranslateOptions): string {
+  const pieces: Piece[] = [];
+  const plain = (segment: string) => {
+    for (const match of segment.matchAll(SENTENCE)) {
+      const sentence = match[0];
+      if (/^\s+$/.test(sentence)) {
+        pieces.push({ kind: 'space', text: sentence });
+        continue;
+      }
+      const phrase = findPhrase(sentence, options.source);
+      pieces.push(
+        phrase
+          ? { kind: 'known', text: renderPhrase(phrase, options.target, options.honorific) }
+          : { kind: 'unknown', text: applySubstitutions(sentence, options.substitutions) },
+      );
+    }
+  };
+
+  if (options.keepSpans) {
+    let last = 0;
+    // matchAll works on a copy of the (global) regex, so the shared constant's lastIndex is never touched.
+    for (const match of text.matchAll(UNTRANSLATED_SPAN)) {
+      plain(text.slice(last, match.index));
+      pieces.push({ kind: 'span', text: match[0] });
+      last = match.index + match[0].length;
+    }
+    plain(text.slice(last));
+  } else {
+    plain(text);
+  }
+
+  let out = '';
+  let inPseudoRun = false;
+  for (const piece of pieces) {
+    if (piece.kind === 'unknown' && !inPseudoRun) out += pseudoMarker(options.target);
+    if (piece.kind === 'unknown') inPseudoRun = true;
+    if (piece.kind === 'known') inPseudoRun = false;
+    out += piece.text;
+  }
+  return out;
+}
