@@ -5,7 +5,10 @@ import type { Config } from './config.js';
 import { secretsOf } from './gateway/auth.js';
 import type { ExecutorDeps } from './gateway/executor.js';
 import { catalogueTool, toolDefinition, type CallLog } from './mcp/catalogue-tools.js';
+import { registerPrompts } from './mcp/prompts.js';
+import { registerResources } from './mcp/resources.js';
 import { registerTools, type ToolHandler } from './mcp/tool-registry.js';
+import { translateAndSummarizeTool } from './mcp/workflow-tool.js';
 
 export const SERVER_NAME = 'svc-platform-mcp';
 export const SERVER_VERSION = '0.1.0';
@@ -39,6 +42,7 @@ export function createServerFactory(config: Config, deps: ServerDeps): () => Mcp
   };
   const logCall: CallLog = (entry) => deps.log(JSON.stringify({ event: 'tool_call', ...entry }));
   const handlers: ToolHandler[] = CATALOGUE.map((op, i) => catalogueTool(op, definitions[i]!, executorDeps, secrets, logCall));
+  handlers.push(translateAndSummarizeTool(executorDeps, secrets, logCall));
   const instructions = INSTRUCTIONS + (config.sandbox ? SANDBOX_NOTE : '');
 
   return () => {
@@ -47,6 +51,8 @@ export function createServerFactory(config: Config, deps: ServerDeps): () => Mcp
       { instructions, capabilities: { logging: {} } },
     );
     registerTools(server.server, handlers);
+    registerResources(server);
+    registerPrompts(server);
     return server;
   };
 }

@@ -1,0 +1,231 @@
+import { completable } from '@modelcontextprotocol/sdk/server/completable.js';
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { ErrorCode, McpError, type GetPromptResult } from '@modelcontextprotocol/sdk/types.js';
+import { z } from 'zod';
+import {
+  LANGUAGE_CODES,
+  LANGUAGE_NAMES,
+  SOURCE_CODES,
+  TEXT_LIMIT,
+  countedLength,
+  isSupportedPair,
+  supportsGlossary,
+  targetsOf,
+  type LanguageCode,
+} from '../catalogue/languages.js';
+import { CRS_CODES, reverseGeocode } from '../catalogue/maps.js';
+import { chunkText } from './chunking.js';
+import { completeSource, completeTarget, completeTargetOf } from './language-completion.js';
+import { SUMMARY_LENGTHS, summaryCue, summaryParameters, summaryPrompt, type SummaryLength } from './summary-prompt.js';
+import { WORKFLOW_TOOL_NAME } from './workflow-tool.js';
+
+/**
+ * Prompts: ready-made flows that drive the tools through the client's model. Prompt arguments are strings; the
+ * language arguments offer completion limited to valid codes, and a target's completion follows the chosen source.
+ */
+
+/** Completion over a fixed list of values, by case-insensitive prefix. */
+const oneOf = (values: readonly string[]) => (typed: string | undefined) =>
+  values.filter((v) => v.toLowerCase().startsWith((typed ?? '').trim().toLowerCase()));
+
+const textArg = (what: string) => z.string().min(1).describe(what);
+const targetArg = () =>
+  completable(z.string().describe('Target language code, e.g. en, ko, ja, zh-CN (completion follows the source)'), completeTarget);
+const sourceArg = () =>
+  completable(z.string().optional().describe('Source language code, or auto to detect (default auto)'), (typed) =>
+    completeSource(typed ?? ''),
+  );
+const lengthArg = () =>
+  completable(
+    z.string().optional().describe('Summary length: short (1-2 sentences), medium (3-5, default) or long (a paragraph)'),
+    oneOf(SUMMARY_LENGTHS),
+  );
+
+export function registerPrompts(server: McpServer): void {
+  server.registerPrompt(
+    'translate_and_summarize',
+    {
+      title: 'Translate, then summarize',
+      description:
+        'Translate a text (split over the 5000-character limit at sentence boundaries) with translation_translate_text, ' +
+        'then summarize the translation in the target language with textgen_create_completion.',
+      argsSchema: { text: textArg('The text to translate and summarize'), target: targetArg(), source: sourceArg(), length: lengthArg() },
+    },
+    (args) => {
+      const { source, target } = languages(args.source, args.target);
+      return message(translateThenSummarize(args.text, source, target, summaryLength(args.length)));
+    },
+  );
+
+  server.registerPrompt(
+    'summarize_and_translate',
+    {
+      title: 'Summarize, then translate the summary',
+      description:
+        'Summarize a text in its own language with textgen_create_completion, then translate only the summary with ' +
+        'translation_translate_text: cheaper than translating a long text first.',
+      argsSchema: { text: textArg('The text to summarize and translate'), target: targetArg(), source: sourceArg(), length: lengthArg() },
+    },
+    (args) => {
+      const { source, target } = languages(args.source, args.target);
+      return message(summarizeThenTranslate(args.text, source, target, summaryLength(args.length)));
+    },
+  );
+
+  server.registerPrompt(
+    'localize_place',
+    {
+      title: 'Localize the address of a place',
+      description:
+        'Find the Korean address at a coordinate with maps_reverse_geocode and give it in another language with ' +
+        'translation_translate_text (names and numbers that must stay as written are protected).',
+      argsSchema: {
+        coords: z.string().describe('"x,y" of the place; for EPSG:4326 longitude,latitude, e.g. 127.1054,37.3595'),
+        target: completable(z.string().describe('Language to give the address in, e.g. en, ja, zh-CN'), completeTargetOf('ko')),
+        sourcecrs: completable(
+          z.string().optional().describe('Coordinate system of coords: EPSG:4326 (default), EPSG:3857 or SVC:2048 (UTM-K)'),
+          oneOf(CRS_CODES),
+        ),
+      },
+    },
+    (args) => message(localizePlace(args.coords, args.sourcecrs, args.target)),
+  );
+}
+
+function invalid(text: string): never {
+  throw new McpError(ErrorCode.InvalidParams, text);
+}
+
+const isLanguage = (code: string): code is LanguageCode => (LANGUAGE_CODES as readonly string[]).includes(code);
+
+function languages(rawSource: string | undefined, rawTarget: string): { source: string; target: LanguageCode } {
+  const source = rawSource?.trim() || 'auto';
+  const target = rawTarget.trim();
+  if (!(SOURCE_CODES as readonly string[]).includes(source)) invalid(`source: unknown language "${source}"; use auto or one of ${LANGUAGE_CODES.join(', ')}`);
+  if (!isLanguage(target)) invalid(`target: unknown language "${target}"; use one of ${LANGUAGE_CODES.join(', ')}`);
+  if (source !== 'auto' && !isSupportedPair(source, target)) {
+    invalid(`target: ${source} -> ${target} is not a supported direction; targets of ${source}: ${targetsOf(source).join(', ')}`);
+  }
+  return { source, target };
+}
+
+function summaryLength(raw: string | undefined): SummaryLength {
+  const length = raw?.trim() || 'medium';
+  if (!(SUMMARY_LENGTHS as readonly string[]).includes(length)) invalid(`length: use one of ${SUMMARY_LENGTHS.join(', ')}`);
+  return length as SummaryLength;
+}
+
+const message = (text: string): GetPromptResult => ({ messages: [{ role: 'user', content: { type: 'text', text } }] });
+
+const describe = (code: string) => (isLanguage(code) ? `${LANGUAGE_NAMES[code]} (${code})` : 'the detected language (auto)');
+const call = (args: Record<string, unknown>) => JSON.stringify(args);
+
+const SPAN_RULE =
+  'Text inside <span translate="no">…</span> or <span class="notranslate">…</span> is not translated and does not count ' +
+  'toward the limit: keep such spans exactly as written and never split one between calls.';
+
+/** The text as pieces within the translation limit, each fenced so the agent can pass it verbatim. */
+function pieces(text: string): { count: number; length: number; block: string } {
+  const chunks = chunkText(text.trim()).map((c) => c.trim());
+  const block =
+    chunks.length === 1
+      ? `--- text ---\n${chunks[0]}\n--- end of text ---`
+      : chunks.map((c, i) => `--- piece ${i + 1} of ${chunks.length} ---\n${c}`).join('\n\n') + '\n--- end of text ---';
+  return { count: chunks.length, length: countedLength(text), block };
+}
+
+function completionStep(promptTemplate: string, placeholder: string, length: SummaryLength, cue: string): string {
+  const params = { ...summaryParameters(length), text: `<the prompt below, with ${placeholder} replaced>` };
+  return (
+    `textgen_create_completion, arguments ${call(params)}. The prompt, exactly:\n` +
+    `"""\n${promptTemplate}"""\n` +
+    `result.text holds the prompt followed by the generated text: keep only what follows "${cue}". If stopReason is ` +
+    `"length" the summary was cut off: call again with a larger maxTokens (at most 2048).`
+  );
+}
+
+function translateThenSummarize(text: string, source: string, target: LanguageCode, length: SummaryLength): string {
+  const { count, length: chars, block } = pieces(text);
+  const language = LANGUAGE_NAMES[target];
+  const split =
+    count === 1
+      ? `The text counts ${chars} characters: one call, with the whole text.`
+      : `The text counts ${chars} characters, over the ${TEXT_LIMIT}-character limit of one call, so it is given below ` +
+        `in ${count} pieces split at sentence boundaries, each within the limit: call the tool once per piece, in ` +
+        'order, and join the translatedText values in the same order, keeping paragraph breaks.';
+  return [
+    `Translate the text below from ${describe(source)} into ${language} (${target}), then summarize the translation in ${language}.`,
+    '',
+    `1. Translate with translation_translate_text, arguments ${call({ source, target, text: '<the text or one piece>' })}.`,
+    `   ${split}`,
+    `   ${SPAN_RULE}`,
+    source === 'auto' ? '   message.result.srcLangType of the answer is the detected source language.' : '',
+    `2. Summarize the whole translation with ${completionStep(summaryPrompt('{TRANSLATION}', language, length), '{TRANSLATION}', length, summaryCue(language))}`,
+    `3. Answer with the translation, then the summary${source === 'auto' ? ', and the detected source language' : ''}.`,
+    'If a call fails, report its error message instead of guessing a translation or a summary.',
+    `(The tool ${WORKFLOW_TOOL_NAME} runs these same steps in one call, for pipelines.)`,
+    '',
+    block,
+  ]
+    .filter((line, i, all) => line !== '' || all[i - 1] !== '')
+    .join('\n');
+}
+
+function summarizeThenTranslate(text: string, source: string, target: LanguageCode, length: SummaryLength): string {
+  const { count, length: chars, block } = pieces(text);
+  const language = isLanguage(source) ? LANGUAGE_NAMES[source] : 'the language of the text';
+  const long =
+    count === 1
+      ? ''
+      : `   The text is long (${chars} characters) and is given below in ${count} pieces: summarize each piece this way, ` +
+        'then summarize the joined piece summaries once more the same way.';
+  return [
+    `Summarize the text below in ${language}, then translate the summary into ${LANGUAGE_NAMES[target]} (${target}). ` +
+      'Only the summary is translated, which is cheaper than translating the whole text.',
+    '',
+    `1. Summarize with ${completionStep(summaryPrompt('{TEXT}', language, length), '{TEXT}', length, summaryCue(language))}`,
+    long,
+    `2. Translate the summary with translation_translate_text, arguments ${call({ source, target, text: '<the summary>' })}.`,
+    `   ${SPAN_RULE}`,
+    `3. Answer with the translated summary${source === 'auto' ? ' and the detected source language (message.result.srcLangType)' : ''}.`,
+    'If a call fails, report its error message instead of guessing.',
+    '',
+    block,
+  ]
+    .filter((line, i, all) => line !== '' || all[i - 1] !== '')
+    .join('\n');
+}
+
+function localizePlace(rawCoords: string, rawCrs: string | undefined, rawTarget: string): string {
+  const coords = rawCoords.trim();
+  const crs = rawCrs?.trim() || 'EPSG:4326';
+  const target = rawTarget.trim();
+  const coordsCheck = reverseGeocode.input.shape.coords.safeParse(coords);
+  if (!coordsCheck.success) invalid(`coords: ${coordsCheck.error.issues[0]?.message ?? 'invalid'}`);
+  if (!(CRS_CODES as readonly string[]).includes(crs)) invalid(`sourcecrs: use one of ${CRS_CODES.join(', ')}`);
+  if (!isLanguage(target)) invalid(`target: unknown language "${target}"; use one of ${LANGUAGE_CODES.join(', ')}`);
+
+  const geocode = { coords, sourcecrs: crs, orders: 'roadaddr,addr,admcode', output: 'json' };
+  const translate =
+    target === 'ko'
+      ? '3. The address is already in Korean: no translation is needed.'
+      : [
+          `3. Translate the address with translation_translate_text, arguments ${call({ source: 'ko', target, text: '<the Korean address>' })}.`,
+          supportsGlossary('ko', target)
+            ? '   Wrap the building number, the lot number and the postal code in <span translate="no">…</span> so they stay as written.'
+            : `   (Span tags are not honoured for ko -> ${target}; check that numbers came through unchanged.)`,
+        ].join('\n');
+  return [
+    `Find the address of the place at ${coords} (${crs}) and give it in ${LANGUAGE_NAMES[target]} (${target}).`,
+    '',
+    `1. Call maps_reverse_geocode with arguments ${call(geocode)}.`,
+    '   status.code 3 ("no results") means there is no address there (for example over the sea): say so and stop.',
+    '   Coordinate systems and the order of x and y: resource svc://maps/coordinate-systems.',
+    '2. Build the Korean address from the results: region.area1.name to region.area4.name (skip empty names); then, from ' +
+      'the roadaddr result, land.name and land.number1 (building name in land.addition0.value, postal code in ' +
+      'land.addition1.value); from the addr result, land.number1 and land.number2 joined by "-" (land.type 2 means a ' +
+      'mountain lot: prefix 산). When there is no roadaddr or addr result (new or coastal areas), use the admcode areas.',
+    translate,
+    `4. Answer with the Korean address, its ${LANGUAGE_NAMES[target]} version, the building name and the postal code when known.`,
+  ].join('\n');
+}

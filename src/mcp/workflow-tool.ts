@@ -1,0 +1,227 @@
+import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
+import { z } from 'zod';
+import { LANGUAGE_CODES, LANGUAGE_NAMES, SOURCE_CODES, isSupportedPair, targetsOf } from '../catalogue/languages.js';
+import { createCompletion } from '../catalogue/textgen.js';
+import { translateText } from '../catalogue/translation.js';
+import { ToolFailure } from '../gateway/errors.js';
+import { execute, type CallRecord, type ExecutorDeps } from '../gateway/executor.js';
+import type { Outcome } from '../gateway/response.js';
+import { formatIssues } from '../gateway/validation.js';
+import type { CallLog } from './catalogue-tools.js';
+import { chunkText } from './chunking.js';
+import { toJsonSchema } from './json-schema.js';
+import { redact } from './redact.js';
+import { SUMMARY_LENGTHS, generatedPart, summaryCue, summaryParameters, summaryPrompt } from './summary-prompt.js';
+import { errorResult, type ToolExtra, type ToolHandler } from './tool-registry.js';
+
+export const WORKFLOW_TOOL_NAME = 'translate_and_summarize';
+
+/** Ten translation calls at most: enough for a long article, bounded for the upstream quota. */
+export const MAX_WORKFLOW_TEXT = 50_000;
+
+const input = z
+  .strictObject({
+    text: z
+      .string()
+      .min(1)
+      .max(MAX_WORKFLOW_TEXT)
+      .refine((t) => t.trim() !== '', 'must not be blank')
+      .describe('Text of any length up to 50000 characters; <span translate="no">…</span> text stays untranslated'),
+    target: z.enum(LANGUAGE_CODES).describe('Language of the translation and of the summary'),
+    source: z.enum(SOURCE_CODES).default('auto').describe('Source language, or auto to detect'),
+    length: z
+      .enum(SUMMARY_LENGTHS)
+      .default('medium')
+      .describe('Summary length: short 1-2 sentences, medium 3-5, long a paragraph'),
+    honorific: z.boolean().optional().describe('Polite forms in the translation (to ko or ja only); default false'),
+    glossaryKey: z.string().min(1).optional().describe('Glossary ID for the translation'),
+  })
+  .superRefine((args, ctx) => {
+    if (args.source !== 'auto' && !isSupportedPair(args.source, args.target)) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['target'],
+        message: `${args.source} -> ${args.target} is not a supported direction; targets of ${args.source}: ${targetsOf(args.source).join(', ')}`,
+      });
+    }
+  });
+
+const output = z.object({
+  translation: z.string().describe('The whole translation, pieces joined in order'),
+  summary: z.string().describe('Summary of the translation, in the target language'),
+  chunks: z.int().describe('Number of translation calls'),
+  sourceLanguage: z.string().describe('Detected (srcLangType) or given source language'),
+  targetLanguage: z.string(),
+  tokens: z
+    .object({ input: z.int().optional(), output: z.int().optional() })
+    .describe('Tokens of the summary completion'),
+  stopReason: z.string().optional().describe('Why the summary ended: length, end_token or stop_before'),
+});
+type WorkflowOutput = z.infer<typeof output>;
+
+const definition: Tool = {
+  name: WORKFLOW_TOOL_NAME,
+  title: 'Translate and summarize text',
+  description:
+    'Runs a whole flow server-side: translates text (up to 50000 chars) with translation_translate_text, split into ' +
+    'pieces of at most 5000 chars at sentence boundaries (span-tagged text stays as is), then summarizes the ' +
+    'translation in the target language with textgen_create_completion. Returns translation, summary, chunk count, ' +
+    'detected source language and token counts. Sends progress per step when asked; can be cancelled. Changes nothing.',
+  inputSchema: toJsonSchema(input, 'input') as Tool['inputSchema'],
+  outputSchema: toJsonSchema(output, 'output') as Tool['outputSchema'],
+  annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: false, openWorldHint: true },
+};
+
+/**
+ * The translate-and-summarize flow as one tool call, for pipelines without an orchestrating model. Every step
+ * goes through the one executor (validation, auth, retries, timeouts), with the client's cancellation signal.
+ */
+export function translateAndSummarizeTool(deps: ExecutorDeps, secrets: readonly string[], log: CallLog): ToolHandler {
+  return {
+    definition,
+    async call(rawArgs, extra) {
+      const started = deps.now();
+      const record: CallRecord = { attempts: 0 };
+      let step = 'check arguments';
+      let result: CallToolResult;
+      let outcome = 'ok';
+      try {
+        const parsed = input.safeParse(rawArgs ?? {});
+        if (!parsed.success) throw new ToolFailure('invalid_input', formatIssues(parsed.error.issues));
+        const args = parsed.data;
+        const chunks = chunkText(args.text.trim());
+        const total = chunks.length + 1;
+        const progress = progressReporter(extra, total);
+
+        const pieces: string[] = [];
+        let detected: string | undefined;
+        for (const [i, chunk] of chunks.entries()) {
+          step = chunks.length === 1 ? 'translate' : `translate chunk ${i + 1} of ${chunks.length}`;
+          stopIfCancelled(extra.signal);
+          const text = chunk.trim();
+          const trailing = chunk.slice(chunk.trimEnd().length);
+          const answer = translation(
+            await execute(
+              translateText,
+              { source: args.source, target: args.target, text, honorific: args.honorific, glossaryKey: args.glossaryKey },
+              deps,
+              extra.signal,
+              record,
+            ),
+          );
+          detected ??= answer.srcLangType;
+          pieces.push(answer.translatedText + trailing);
+          await progress(i + 1, `translated chunk ${i + 1} of ${chunks.length}`);
+        }
+        const translated = pieces.join('').trim();
+
+        step = 'summarize';
+        stopIfCancelled(extra.signal);
+        const language = LANGUAGE_NAMES[args.target];
+        const prompt = summaryPrompt(translated, language, args.length);
+        const completion = completionOf(
+          await execute(
+            createCompletion,
+            { ...summaryParameters(args.length), text: prompt, includeAiFilters: false },
+            deps,
+            extra.signal,
+            record,
+          ),
+        );
+        await progress(total, 'summarized');
+
+        result = structured(
+          {
+            translation: translated,
+            summary: generatedPart(completion.text, prompt, summaryCue(language)),
+            chunks: chunks.length,
+            sourceLanguage: detected ?? args.source,
+            targetLanguage: args.target,
+            tokens: {
+              input: count(completion.inputLength, completion.inputTokens),
+              output: count(completion.outputLength, completion.outputTokens),
+            },
+            stopReason: completion.stopReason,
+          },
+          secrets,
+        );
+      } catch (error) {
+        const failure =
+          error instanceof ToolFailure
+            ? error
+            : new ToolFailure('unexpected_response', `internal error: ${(error as Error).message ?? String(error)}`);
+        outcome = failure.code;
+        result = errorResult(
+          redact(`${WORKFLOW_TOOL_NAME} failed at step "${step}" [${failure.code}]: ${failure.message}`, secrets),
+        );
+      }
+      log({ tool: WORKFLOW_TOOL_NAME, outcome, durationMs: deps.now() - started, attempts: record.attempts, httpStatus: record.status });
+      return result;
+    },
+  };
+}
+
+/** notifications/progress after each step, only when the request asked for them (a progressToken in _meta). */
+function progressReporter(extra: ToolExtra, total: number) {
+  const progressToken = extra._meta?.progressToken;
+  return async (progress: number, message: string): Promise<void> => {
+    if (progressToken === undefined) return;
+    try {
+      await extra.sendNotification({ method: 'notifications/progress', params: { progressToken, progress, total, message } });
+    } catch {
+      // A lost progress notification must not fail the flow.
+    }
+  };
+}
+
+function stopIfCancelled(signal: AbortSignal): void {
+  if (signal.aborted) throw new ToolFailure('cancelled', 'the call was cancelled by the client; no further requests were sent');
+}
+
+type Json = Record<string, unknown>;
+const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** `message.result` of E3 (its shape was checked by the executor against the operation's output schema). */
+function translation(outcome: Outcome): { translatedText: string; srcLangType?: string } {
+  const result = outcome.kind === 'json' && isObject(outcome.value.message) ? outcome.value.message.result : undefined;
+  if (!isObject(result) || typeof result.translatedText !== 'string') {
+    throw new ToolFailure('unexpected_response', 'the translation answer has no message.result.translatedText');
+  }
+  return {
+    translatedText: result.translatedText,
+    srcLangType: typeof result.srcLangType === 'string' ? result.srcLangType : undefined,
+  };
+}
+
+interface Completion {
+  text: string;
+  stopReason?: string;
+  inputLength?: unknown;
+  outputLength?: unknown;
+  inputTokens?: unknown;
+  outputTokens?: unknown;
+}
+
+/** `result` of E12. */
+function completionOf(outcome: Outcome): Completion {
+  const result = outcome.kind === 'json' ? outcome.value.result : undefined;
+  if (!isObject(result) || typeof result.text !== 'string') {
+    throw new ToolFailure('unexpected_response', 'the completion answer has no result.text');
+  }
+  return { ...result, text: result.text, stopReason: typeof result.stopReason === 'string' ? result.stopReason : undefined };
+}
+
+/** A token count: the service's length field, else the length of its token list; undefined when neither is given. */
+function count(length: unknown, tokens: unknown): number | undefined {
+  if (typeof length === 'number' && Number.isInteger(length) && length >= 0) return length;
+  return Array.isArray(tokens) ? tokens.length : undefined;
+}
+
+function structured(value: WorkflowOutput, secrets: readonly string[]): CallToolResult {
+  const text = JSON.stringify(value);
+  const clean = redact(text, secrets);
+  return {
+    content: [{ type: 'text', text: clean }],
+    structuredContent: (clean === text ? value : JSON.parse(clean)) as Json,
+  };
+}

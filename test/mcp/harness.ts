@@ -1,0 +1,56 @@
+import { randomUUID } from 'node:crypto';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import { Agent } from 'undici';
+import { parseCommand } from '../../src/config.js';
+import { startSandbox, type Sandbox } from '../../src/sandbox/index.js';
+import { sandboxConfig } from '../../src/sandbox/launch.js';
+import { createServerFactory } from '../../src/server.js';
+
+export interface Harness {
+  client: Client;
+  sandbox: Sandbox;
+  /** Log lines the server wrote (JSON tool_call records). */
+  logs: string[];
+  close(): Promise<void>;
+}
+
+/** A server made by createServerFactory on the sandbox, and an SDK Client connected to it in-process. */
+export async function connect(): Promise<Harness> {
+  const sandbox = await startSandbox();
+  const command = parseCommand([], {});
+  if (command.kind !== 'serve') throw new Error('expected a serve command');
+  const dispatcher = new Agent();
+  const logs: string[] = [];
+  const factory = createServerFactory(sandboxConfig(command.config, sandbox), {
+    dispatcher,
+    now: Date.now,
+    randomId: randomUUID,
+    random: Math.random,
+    log: (line) => logs.push(line),
+  });
+  const server = factory();
+  const [clientTransport, serverTransport] = InMemoryTransport.createLinkedPair();
+  const client = new Client({ name: 'mcp-test', version: '0.0.0' });
+  await server.connect(serverTransport);
+  await client.connect(clientTransport);
+  return {
+    client,
+    sandbox,
+    logs,
+    async close() {
+      await client.close();
+      await server.close();
+      await dispatcher.close();
+      await sandbox.close();
+    },
+  };
+}
+
+/** The JSON document of a resource read. */
+export async function readJson(client: Client, uri: string): Promise<Record<string, unknown>> {
+  const result = await client.readResource({ uri });
+  const content = result.contents[0] as { uri: string; mimeType?: string; text?: string };
+  if (content.mimeType !== 'application/json' || content.text === undefined) throw new Error(`${uri} is not JSON text`);
+  return JSON.parse(content.text) as Record<string, unknown>;
+}

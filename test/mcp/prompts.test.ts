@@ -1,0 +1,141 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { connect, type Harness } from './harness.js';
+
+const CODES = ['ko', 'en', 'ja', 'zh-CN', 'zh-TW', 'vi', 'th', 'id', 'fr', 'es', 'ru', 'de', 'it'];
+
+let h: Harness;
+beforeAll(async () => {
+  h = await connect();
+});
+afterAll(async () => {
+  await h?.close();
+});
+
+async function render(name: string, args: Record<string, string>): Promise<string> {
+  const result = await h.client.getPrompt({ name, arguments: args });
+  expect(result.messages).toHaveLength(1);
+  const content = result.messages[0]!.content;
+  if (content.type !== 'text') throw new Error('expected a text message');
+  return content.text;
+}
+
+const completeArg = (prompt: string, argument: string, value: string, args?: Record<string, string>) =>
+  h.client
+    .complete({ ref: { type: 'ref/prompt', name: prompt }, argument: { name: argument, value }, ...(args ? { context: { arguments: args } } : {}) })
+    .then((r) => r.completion.values);
+
+describe('prompts', () => {
+  it('lists the three flows with their arguments', async () => {
+    const { prompts } = await h.client.listPrompts();
+    expect(prompts.map((p) => p.name).sort()).toEqual(['localize_place', 'summarize_and_translate', 'translate_and_summarize']);
+    const tas = prompts.find((p) => p.name === 'translate_and_summarize')!;
+    expect(tas.title).toBeTruthy();
+    expect(tas.description).toBeTruthy();
+    expect(Object.fromEntries(tas.arguments!.map((a) => [a.name, a.required]))).toEqual({
+      text: true,
+      target: true,
+      source: false,
+      length: false,
+    });
+    for (const argument of tas.arguments!) expect(argument.description, argument.name).toBeTruthy();
+    const place = prompts.find((p) => p.name === 'localize_place')!;
+    expect(Object.fromEntries(place.arguments!.map((a) => [a.name, a.required]))).toEqual({
+      coords: true,
+      target: true,
+      sourcecrs: false,
+    });
+  });
+
+  it('renders translate_and_summarize with the tools, their arguments and the text', async () => {
+    const text = await render('translate_and_summarize', { text: 'Hello. How are you?', target: 'ko' });
+    expect(text).toContain('translation_translate_text');
+    expect(text).toContain('{"source":"auto","target":"ko","text":');
+    expect(text).toContain('one call, with the whole text');
+    expect(text).toContain('<span translate="no">');
+    expect(text).toContain('textgen_create_completion');
+    expect(text).toContain('"model":"LK-D2","maxTokens":300,"temperature":0.3,"topP":0.8,"stopBefore":["###"]');
+    expect(text).toContain('Summarize the text below in Korean');
+    expect(text).toContain('### Summary (Korean)');
+    expect(text).toContain('srcLangType');
+    expect(text).toContain('--- text ---\nHello. How are you?\n--- end of text ---');
+  });
+
+  it('renders a text over 5000 characters in pieces within the limit, and honours length', async () => {
+    const long = Array.from({ length: 150 }, (_, i) => `Sentence ${i} is about the sea and the wind.`).join(' ');
+    expect(long.length).toBeGreaterThan(5000);
+    const text = await render('translate_and_summarize', { text: long, target: 'ja', source: 'en', length: 'short' });
+    expect(text).toContain('--- piece 1 of 2 ---');
+    expect(text).toContain('--- piece 2 of 2 ---');
+    expect(text).toContain('"maxTokens":120');
+    expect(text).toContain('{"source":"en","target":"ja"');
+    const pieces = text.split(/--- piece \d of 2 ---\n/).slice(1);
+    for (const piece of pieces) expect(piece.replace('\n--- end of text ---', '').trim().length).toBeLessThanOrEqual(5000);
+  });
+
+  it('refuses an unsupported direction and an unknown length', async () => {
+    await expect(render('translate_and_summarize', { text: 'x', target: 'es', source: 'ja' })).rejects.toThrow(
+      /ja -> es is not a supported direction/,
+    );
+    await expect(render('translate_and_summarize', { text: 'x', target: 'xx' })).rejects.toThrow(/unknown language "xx"/);
+    await expect(render('summarize_and_translate', { text: 'x', target: 'en', length: 'huge' })).rejects.toThrow(/length/);
+  });
+
+  it('renders summarize_and_translate: summary in the source language first', async () => {
+    const text = await render('summarize_and_translate', { text: '오늘은 날씨가 좋다.', target: 'en', source: 'ko', length: 'long' });
+    const summarize = text.indexOf('textgen_create_completion');
+    const translate = text.indexOf('translation_translate_text');
+    expect(summarize).toBeGreaterThan(-1);
+    expect(translate).toBeGreaterThan(summarize);
+    expect(text).toContain('Summarize the text below in Korean');
+    expect(text).toContain('{"source":"ko","target":"en","text":"<the summary>"}');
+    expect(text).toContain('"maxTokens":600');
+    expect(text).toContain('오늘은 날씨가 좋다.');
+  });
+
+  it('renders localize_place: reverse geocoding, then translation from Korean', async () => {
+    const text = await render('localize_place', { coords: '127.1054,37.3595', target: 'en' });
+    expect(text).toContain('maps_reverse_geocode');
+    expect(text).toContain('{"coords":"127.1054,37.3595","sourcecrs":"EPSG:4326","orders":"roadaddr,addr,admcode","output":"json"}');
+    expect(text).toContain('{"source":"ko","target":"en","text":"<the Korean address>"}');
+    expect(text).toContain('<span translate="no">');
+    expect(text).toContain('svc://maps/coordinate-systems');
+    const spanless = await render('localize_place', { coords: '127.1,37.3', target: 'es', sourcecrs: 'EPSG:4326' });
+    expect(spanless).toContain('Span tags are not honoured for ko -> es');
+    await expect(render('localize_place', { coords: 'Seoul', target: 'en' })).rejects.toThrow(/coords/);
+    await expect(render('localize_place', { coords: '1,2', target: 'en', sourcecrs: 'EPSG:1' })).rejects.toThrow(/sourcecrs/);
+  });
+});
+
+describe('prompt argument completion', () => {
+  it('completes target with every language when no source is chosen', async () => {
+    expect(await completeArg('translate_and_summarize', 'target', '')).toEqual(CODES);
+    expect(await completeArg('translate_and_summarize', 'target', '', { source: 'auto' })).toEqual(CODES);
+  });
+
+  it('limits target to the directions of the chosen source, reverse pairs included', async () => {
+    const fromJa = await completeArg('translate_and_summarize', 'target', '', { source: 'ja' });
+    expect(fromJa).toContain('ko');
+    expect(fromJa).toContain('en');
+    expect(fromJa).not.toContain('es');
+    expect(fromJa).not.toContain('ja');
+    expect(fromJa).toEqual(['ko', 'en', 'zh-CN', 'zh-TW', 'vi', 'th', 'id', 'fr']);
+    expect(await completeArg('summarize_and_translate', 'target', '', { source: 'zh-TW' })).toEqual(['ko', 'en', 'ja', 'zh-CN']);
+    expect(await completeArg('translate_and_summarize', 'target', 'z', { source: 'en' })).toEqual(['zh-CN', 'zh-TW']);
+    expect(await completeArg('translate_and_summarize', 'target', 'es', { source: 'ja' })).toEqual([]);
+  });
+
+  it('completes source with auto and the language codes, by code or name', async () => {
+    expect(await completeArg('translate_and_summarize', 'source', '')).toEqual(['auto', ...CODES]);
+    expect(await completeArg('translate_and_summarize', 'source', 'a')).toEqual(['auto']);
+    expect(await completeArg('summarize_and_translate', 'source', 'e')).toEqual(['en', 'es']);
+    expect(await completeArg('translate_and_summarize', 'source', 'Germ')).toEqual(['de']);
+  });
+
+  it('completes length and the arguments of localize_place', async () => {
+    expect(await completeArg('translate_and_summarize', 'length', 'l')).toEqual(['long']);
+    const targets = await completeArg('localize_place', 'target', '');
+    expect(targets).toEqual(CODES.filter((c) => c !== 'ko'));
+    expect(await completeArg('localize_place', 'sourcecrs', 'epsg')).toEqual(['EPSG:4326', 'EPSG:3857']);
+    expect(await completeArg('localize_place', 'coords', '12')).toEqual([]);
+  });
+});

@@ -1,0 +1,192 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { connect, readJson, type Harness } from './harness.js';
+
+// The spec's data, written out by hand (not imported from src) so the resources are checked against the spec.
+const SPEC_DIRECTIONS: Record<string, string[]> = {
+  ko: ['en', 'ja', 'zh-CN', 'zh-TW', 'vi', 'th', 'id', 'fr', 'es', 'ru', 'de', 'it'],
+  en: ['ko', 'ja', 'zh-CN', 'zh-TW', 'vi', 'th', 'id', 'fr', 'es', 'ru', 'de'],
+  ja: ['zh-CN', 'zh-TW', 'vi', 'th', 'id', 'fr'],
+  'zh-CN': ['zh-TW'],
+};
+/** Rule 3: glossaryKey/replaceInfo, both directions. */
+const SPEC_GLOSSARY: Record<string, string[]> = {
+  ko: ['en', 'ja', 'zh-CN', 'zh-TW', 'fr'],
+  en: ['ja', 'zh-CN', 'zh-TW', 'vi', 'th', 'id', 'fr'],
+  ja: ['zh-CN', 'zh-TW'],
+};
+/** Rule 4: honorific, one way each. */
+const SPEC_HONORIFIC = ['en>ko', 'ja>ko', 'zh-CN>ko', 'zh-TW>ko', 'ko>ja', 'en>ja', 'zh-CN>ja', 'zh-TW>ja'];
+const SPEC_CODES = ['ko', 'en', 'ja', 'zh-CN', 'zh-TW', 'vi', 'th', 'id', 'fr', 'es', 'ru', 'de', 'it'];
+
+function bothWays(table: Record<string, string[]>): Set<string> {
+  const out = new Set<string>();
+  for (const [source, targets] of Object.entries(table)) {
+    for (const target of targets) out.add(`${source}>${target}`).add(`${target}>${source}`);
+  }
+  return out;
+}
+
+interface Pair {
+  source: string;
+  target: string;
+  glossaryAndReplaceInfo: boolean;
+  honorific: boolean;
+}
+
+let h: Harness;
+beforeAll(async () => {
+  h = await connect();
+});
+afterAll(async () => {
+  await h?.close();
+});
+
+describe('resources', () => {
+  it('advertises resources, prompts and completions', () => {
+    const caps = h.client.getServerCapabilities();
+    expect(caps?.resources).toBeDefined();
+    expect(caps?.prompts).toBeDefined();
+    expect(caps?.completions).toBeDefined();
+  });
+
+  it('lists the reference resources as JSON, each with a title and a description', async () => {
+    const { resources } = await h.client.listResources();
+    expect(resources.map((r) => r.uri).sort()).toEqual(
+      [
+        'svc://dataflow/job-states',
+        'svc://maps/coordinate-systems',
+        'svc://search/tokenizer-languages',
+        'svc://textgen/ai-filters',
+        'svc://translation/language-pairs',
+      ].sort(),
+    );
+    for (const r of resources) {
+      expect(r.mimeType).toBe('application/json');
+      expect(r.title, r.uri).toBeTruthy();
+      expect(r.description, r.uri).toBeTruthy();
+    }
+  });
+
+  it('reads the six tokenizer languages with their option strings', async () => {
+    const doc = await readJson(h.client, 'svc://search/tokenizer-languages');
+    expect(doc.languages).toEqual([
+      { language: 'chinese', type: 'hanaterm', method: 'sgmt', option: '+china +china_cn +china_tw' },
+      { language: 'english', type: 'hanaterm', method: 'sgmt', option: '+english +revert' },
+      { language: 'indonesian', type: 'hanaterm', method: 'sgmt', option: '+indonesian' },
+      { language: 'japanese', type: 'hanaterm', method: 'sgmt', option: '+japan +josacat +eomicat' },
+      { language: 'korean', type: 'hanaterm', method: 'sgmt', option: '+korea +josacat +eomicat' },
+      { language: 'thai', type: 'hanaterm', method: 'sgmt', option: '+thai' },
+    ]);
+  });
+
+  it('reads every direction of the table both ways, nothing else, with the glossary and honorific flags', async () => {
+    const doc = await readJson(h.client, 'svc://translation/language-pairs');
+    const pairs = doc.pairs as Pair[];
+    const keys = pairs.map((p) => `${p.source}>${p.target}`);
+    const expected = bothWays(SPEC_DIRECTIONS);
+    expect(new Set(keys)).toEqual(expected);
+    expect(keys).toHaveLength(expected.size); // no duplicates
+    expect(expected.size).toBe(58); // 30 listed, ko-en twice: 29 pairs, 58 directions
+
+    const glossary = bothWays(SPEC_GLOSSARY);
+    const honorific = new Set(SPEC_HONORIFIC);
+    for (const p of pairs) {
+      const key = `${p.source}>${p.target}`;
+      expect(p.glossaryAndReplaceInfo, key).toBe(glossary.has(key));
+      expect(p.honorific, key).toBe(honorific.has(key));
+    }
+    // Every glossary and honorific direction is a supported one.
+    for (const key of [...glossary, ...honorific]) expect(expected.has(key), key).toBe(true);
+
+    const languages = doc.languages as { code: string; name: string }[];
+    expect(languages.map((l) => l.code)).toEqual(SPEC_CODES);
+    expect(languages.find((l) => l.code === 'zh-TW')?.name).toBe('Chinese (Traditional)');
+    expect(doc.sources).toEqual(['auto', ...SPEC_CODES]);
+  });
+
+  it('reads the coordinate systems of E5 with the UTM-K parameters', async () => {
+    const doc = await readJson(h.client, 'svc://maps/coordinate-systems');
+    const systems = doc.coordinateSystems as Record<string, unknown>[];
+    expect(systems.map((s) => s.code).sort()).toEqual(['EPSG:3857', 'EPSG:4326', 'SVC:2048']);
+    expect(systems.find((s) => s.code === 'SVC:2048')).toMatchObject({
+      name: 'UTM-K',
+      type: 'projected',
+      unit: 'metre',
+      parameters: { centralMeridian: 127.5, latitudeOfOrigin: 38, falseEasting: 2000000, falseNorthing: 1000000, scaleFactor: 0.9996 },
+    });
+    expect(systems.find((s) => s.code === 'EPSG:4326')).toMatchObject({ type: 'geographic', unit: 'degree' });
+    expect(doc.defaults).toEqual({ sourcecrs: 'EPSG:4326', targetcrs: 'EPSG:4326' });
+  });
+
+  it('reads the AI filter categories of E12 with what the scores mean', async () => {
+    const doc = await readJson(h.client, 'svc://textgen/ai-filters');
+    expect(doc.filters).toEqual([
+      { groupName: 'curse', name: 'discrimination', meaning: 'Abasement, discrimination or hate speech' },
+      { groupName: 'curse', name: 'insult', meaning: 'Profanity' },
+      { groupName: 'unsafeContents', name: 'sexualHarassment', meaning: 'Sexual harassment or obscenity' },
+    ]);
+    expect(doc.scores).toEqual([
+      { score: '0', degree: 'high' },
+      { score: '1', degree: 'medium' },
+      { score: '2', degree: 'low' },
+    ]);
+  });
+
+  it('reads the data-flow job states', async () => {
+    const doc = await readJson(h.client, 'svc://dataflow/job-states');
+    expect((doc.states as { state: string }[]).map((s) => s.state)).toEqual([
+      'RUNNABLE',
+      'RUNNING',
+      'DELETED',
+      'UNKNOWN',
+      'DRAFT',
+      'STOPPED',
+      'EDITING',
+    ]);
+  });
+});
+
+describe('resource template svc://translation/language-pairs/{source}', () => {
+  it('is listed with a title and a description', async () => {
+    const { resourceTemplates } = await h.client.listResourceTemplates();
+    expect(resourceTemplates).toHaveLength(1);
+    expect(resourceTemplates[0]).toMatchObject({
+      uriTemplate: 'svc://translation/language-pairs/{source}',
+      mimeType: 'application/json',
+    });
+    expect(resourceTemplates[0]!.title).toBeTruthy();
+    expect(resourceTemplates[0]!.description).toBeTruthy();
+  });
+
+  it('gives the targets of one source, reverse directions included', async () => {
+    const all = bothWays(SPEC_DIRECTIONS);
+    for (const source of SPEC_CODES) {
+      const doc = await readJson(h.client, `svc://translation/language-pairs/${source}`);
+      const expected = SPEC_CODES.filter((t) => all.has(`${source}>${t}`));
+      expect((doc.targets as { code: string }[]).map((t) => t.code), source).toEqual(expected);
+      expect((doc.source as { code: string }).code).toBe(source);
+    }
+    const ja = await readJson(h.client, 'svc://translation/language-pairs/ja');
+    expect(ja.targets).toContainEqual({ code: 'ko', name: 'Korean', glossaryAndReplaceInfo: true, honorific: true });
+    expect(ja.targets).toContainEqual({ code: 'vi', name: 'Vietnamese', glossaryAndReplaceInfo: false, honorific: false });
+  });
+
+  it('answers an unknown source with a clear error', async () => {
+    await expect(h.client.readResource({ uri: 'svc://translation/language-pairs/xx' })).rejects.toThrow(
+      /Unknown source language "xx".*use one of ko, en, ja/,
+    );
+    await expect(h.client.readResource({ uri: 'svc://translation/language-pairs/auto' })).rejects.toThrow(/Unknown source/);
+  });
+
+  it('completes source with valid language codes', async () => {
+    const complete = (value: string) =>
+      h.client.complete({
+        ref: { type: 'ref/resource', uri: 'svc://translation/language-pairs/{source}' },
+        argument: { name: 'source', value },
+      });
+    expect((await complete('')).completion.values).toEqual(SPEC_CODES);
+    expect((await complete('zh')).completion.values).toEqual(['zh-CN', 'zh-TW']);
+    expect((await complete('Jap')).completion.values).toEqual(['ja']);
+    expect((await complete('qq')).completion.values).toEqual([]);
+  });
+});

@@ -1,0 +1,182 @@
+import type { Progress } from '@modelcontextprotocol/sdk/types.js';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { connect, type Harness } from './harness.js';
+
+const TRANSLATE = 'POST /nmt/v1/translation';
+const COMPLETE = 'POST /testapp/v1/completions/:model';
+
+let h: Harness;
+beforeAll(async () => {
+  h = await connect();
+});
+afterEach(() => {
+  h.sandbox.faults.clear();
+  h.sandbox.requests.clear();
+});
+afterAll(async () => {
+  await h?.close();
+});
+
+const sent = (prefix: string) =>
+  h.sandbox.requests.entries
+    .filter((r) => r.rawUri.startsWith(prefix))
+    .map((r) => JSON.parse(r.body) as Record<string, unknown>);
+const translations = () => sent('/nmt/v1/translation');
+const completions = () => sent('/testapp/v1/completions/');
+
+/** Counted as the translation service counts: spans and their tags excluded, code points. */
+const counted = (text: string) => [...text.replace(/<span translate="no">[\s\S]*?<\/span>/g, '')].length;
+
+/** About 14,000 characters of sentences with a long untranslated span where a naive cut at 5000 would fall. */
+function longArticle(): { text: string; span: string } {
+  const sentences = Array.from({ length: 190 }, (_, i) => `Paragraph sentence ${i} describes the harbour, the trains and the hills. `);
+  const span = `<span translate="no">${'Keep this. '.repeat(300)}</span>`;
+  const before = sentences.slice(0, 66).join('');
+  return { text: `${before}Brand ${span} stays. ${sentences.slice(66).join('')}`.trim(), span };
+}
+
+describe('translate_and_summarize tool', () => {
+  it('is listed with a description, schemas and all four annotations', async () => {
+    const { tools } = await h.client.listTools();
+    const tool = tools.find((t) => t.name === 'translate_and_summarize')!;
+    expect(tool).toBeDefined();
+    expect(tool.name).toMatch(/^[a-z0-9_]{1,48}$/);
+    expect(tool.title).toBeTruthy();
+    expect(tool.description).toMatch(/5000/);
+    expect(tool.annotations).toEqual({ readOnlyHint: true, destructiveHint: false, idempotentHint: false, openWorldHint: true });
+    expect(tool.inputSchema.required).toEqual(['text', 'target']);
+    expect(Object.keys(tool.inputSchema.properties ?? {}).sort()).toEqual(
+      ['glossaryKey', 'honorific', 'length', 'source', 'target', 'text'].sort(),
+    );
+    expect(tool.inputSchema.additionalProperties).toBe(false);
+    expect(tool.outputSchema?.properties).toHaveProperty('summary');
+  });
+
+  it('translates, then summarizes the translation, with token counts', async () => {
+    const result = await h.client.callTool({
+      name: 'translate_and_summarize',
+      arguments: { text: 'Hello. Thank you.', target: 'ko', source: 'en' },
+    });
+    expect(result.isError).toBeFalsy();
+    const out = result.structuredContent as Record<string, unknown>;
+    expect(out).toMatchObject({ chunks: 1, sourceLanguage: 'en', targetLanguage: 'ko' });
+    expect(out.translation).toMatch(/안녕/);
+    expect(typeof out.summary).toBe('string');
+    expect(out.summary).not.toBe('');
+    expect(out.summary).not.toContain('### Instruction');
+    const tokens = out.tokens as { input: number; output: number };
+    expect(tokens.input).toBeGreaterThan(0);
+    expect(tokens.output).toBeGreaterThan(0);
+    expect(JSON.parse((result.content as { text: string }[])[0]!.text)).toEqual(out);
+
+    expect(translations()).toEqual([{ source: 'en', target: 'ko', text: 'Hello. Thank you.' }]);
+    const [completion] = completions();
+    expect(completion).toMatchObject({ maxTokens: 300, temperature: 0.3, topP: 0.8, stopBefore: ['###'], includeAiFilters: false });
+    expect(completion!.text).toMatch(/^### Instruction\nSummarize the text below in Korean/);
+    expect(completion!.text).toContain(out.translation as string);
+    expect(h.logs.some((l) => l.includes('"tool":"translate_and_summarize"') && l.includes('"outcome":"ok"'))).toBe(true);
+  });
+
+  it('reports the detected source language with source auto', async () => {
+    const result = await h.client.callTool({ name: 'translate_and_summarize', arguments: { text: '안녕하세요.', target: 'en' } });
+    expect(result.isError).toBeFalsy();
+    expect(result.structuredContent).toMatchObject({ sourceLanguage: 'ko', chunks: 1 });
+    expect(translations()[0]).toMatchObject({ source: 'auto', target: 'en' });
+  });
+
+  it('splits a text over 5000 characters into several translation calls, with progress notifications', async () => {
+    const { text, span } = longArticle();
+    expect(counted(text)).toBeGreaterThan(10_000);
+    const progress: Progress[] = [];
+    const result = await h.client.callTool(
+      { name: 'translate_and_summarize', arguments: { text, target: 'ja', source: 'en', length: 'short' } },
+      undefined,
+      { onprogress: (p) => progress.push(p) },
+    );
+    expect(result.isError).toBeFalsy();
+    const out = result.structuredContent as { chunks: number; translation: string; summary: string };
+
+    const sentTexts = translations().map((b) => b.text as string);
+    expect(sentTexts.length).toBe(3);
+    expect(out.chunks).toBe(3);
+    for (const piece of sentTexts) expect(counted(piece)).toBeLessThanOrEqual(5000);
+    // The pieces are the text, in order, cut between sentences; the span travels whole in one of them.
+    expect(sentTexts.join(' ')).toBe(text);
+    for (const piece of sentTexts.slice(0, -1)) expect(piece).toMatch(/\.$/);
+    expect(sentTexts.filter((p) => p.includes(span))).toHaveLength(1);
+    expect(out.translation).toContain(span);
+
+    expect(completions()).toHaveLength(1);
+    expect(completions()[0]).toMatchObject({ maxTokens: 120 });
+    expect(progress.map((p) => [p.progress, p.total])).toEqual([
+      [1, 4],
+      [2, 4],
+      [3, 4],
+      [4, 4],
+    ]);
+    expect(progress[0]!.message).toBe('translated chunk 1 of 3');
+  });
+
+  it('sends no progress notifications when none were asked for', async () => {
+    const result = await h.client.callTool({ name: 'translate_and_summarize', arguments: { text: 'Hello.', target: 'ko' } });
+    expect(result.isError).toBeFalsy();
+  });
+
+  it('stops sending requests when the call is cancelled', async () => {
+    const { text } = longArticle();
+    h.sandbox.faults.set(TRANSLATE, { latencyMs: 300 });
+    const controller = new AbortController();
+    let atAbort = -1;
+    const call = h.client.callTool(
+      { name: 'translate_and_summarize', arguments: { text: `${text} ${text}`, target: 'ko', source: 'en' } },
+      undefined,
+      {
+        signal: controller.signal,
+        onprogress: () => {
+          if (controller.signal.aborted) return;
+          atAbort = translations().length;
+          controller.abort();
+        },
+      },
+    );
+    await expect(call).rejects.toThrow(/abort/i);
+    expect(atAbort).toBe(1);
+    await new Promise((r) => setTimeout(r, 50));
+    const soonAfter = translations().length;
+    await new Promise((r) => setTimeout(r, 900)); // three times the latency: a further request would be seen
+    // At most the one request already under way when the abort arrived; nothing after it, and no completion.
+    expect(translations().length).toBe(soonAfter);
+    expect(soonAfter).toBeLessThanOrEqual(2);
+    expect(completions()).toHaveLength(0);
+    expect(h.logs.some((l) => l.includes('"tool":"translate_and_summarize"') && l.includes('"outcome":"cancelled"'))).toBe(true);
+  });
+
+  it('refuses invalid arguments before sending anything', async () => {
+    const result = await h.client.callTool({
+      name: 'translate_and_summarize',
+      arguments: { text: 'Hello.', target: 'es', source: 'ja', extra: 1 },
+    });
+    expect(result.isError).toBe(true);
+    const message = (result.content as { text: string }[])[0]!.text;
+    expect(message).toContain('step "check arguments"');
+    expect(message).toContain('ja -> es is not a supported direction');
+    expect(message).toContain('unknown argument(s) "extra"');
+    expect(h.sandbox.requests.entries).toHaveLength(0);
+  });
+
+  it('names the step that failed', async () => {
+    h.sandbox.faults.set(COMPLETE, { status: 500, times: 1 });
+    const summary = await h.client.callTool({ name: 'translate_and_summarize', arguments: { text: 'Hello.', target: 'ko' } });
+    expect(summary.isError).toBe(true);
+    expect((summary.content as { text: string }[])[0]!.text).toMatch(/failed at step "summarize" \[upstream_error\]/);
+
+    const { text } = longArticle();
+    h.sandbox.faults.set(TRANSLATE, { status: 500, times: 1 });
+    h.sandbox.requests.clear();
+    const translate = await h.client.callTool({ name: 'translate_and_summarize', arguments: { text, target: 'ko' } });
+    expect(translate.isError).toBe(true);
+    expect((translate.content as { text: string }[])[0]!.text).toMatch(/failed at step "translate chunk 1 of 3"/);
+    expect(translations()).toHaveLength(1);
+    expect(completions()).toHaveLength(0);
+  });
+});
