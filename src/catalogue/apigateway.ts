@@ -18,8 +18,8 @@ export const createMethodResponse: Operation = {
     apiId: pathSegment('API ID'),
     resourceId: pathSegment('Resource ID'),
     methodName: z.enum(HTTP_METHOD_NAMES),
-    statusCode: z.int().min(100).max(599),
-    responseDescription: z.string().max(2000).optional(),
+    statusCode: z.int().min(100).max(599).describe('HTTP status code of the response, 100-599'),
+    responseDescription: z.string().max(2000).optional().describe('Description of the response, up to 2000 characters'),
   }),
   output: z.looseObject({
     methodResponseDto: z.looseObject({
@@ -46,12 +46,12 @@ export const listProducts: Operation = {
   path: '/api/v1/products',
   auth: 'gateway-signature',
   input: z.strictObject({
-    offset: long(0).optional(),
-    limit: long(1).optional(),
-    productName: z.string().max(100).optional(),
-    isPublished: z.boolean().optional(),
+    offset: long(0).optional().describe('Start of the page, 0 to 2^63-1; pass a decimal string above 2^53-1'),
+    limit: long(1).optional().describe('Maximum number of products, 1 to 2^63-1; pass a decimal string above 2^53-1'),
+    productName: z.string().max(100).optional().describe('Product name filter, up to 100 characters'),
+    isPublished: z.boolean().optional().describe('true: published products only; false: unpublished only'),
     subscriptionCode: z.enum(['PUBLIC', 'PROTECTED']).optional().describe('PROTECTED needs publisher approval'),
-    hasDeployedStage: z.boolean().optional(),
+    hasDeployedStage: z.boolean().optional().describe('true: products with a deployed stage; false: without'),
     hasStageNotAssociatedWithUsagePlanId: z.string().min(1).optional().describe('Usage plan ID to exclude'),
   }),
   output: z.looseObject({

@@ -20,7 +20,7 @@ export const updateJobExecutionOptions: Operation = {
       nrn: z.string().min(1).describe('Platform resource id of the job'),
       scriptPath: z.string().min(1).describe('Script storage path'),
       logPath: z.string().min(1).describe('Execution history path'),
-    }),
+    }).describe('Execution options; nrn, scriptPath and logPath are required'),
   }),
   output: z.looseObject({
     jobId: z.string().optional(),

@@ -15,10 +15,10 @@ const named = { name: z.string().min(1) };
 
 /** The spec shows part of the schema; the rest passes through untouched. */
 const schemaDocument = z.looseObject({
-  primarySectionName: z.string().min(1),
-  sections: z.array(
-    z.looseObject({ ...named, docProperties: z.array(z.looseObject({ ...named, type: z.string() })) }),
-  ),
+  primarySectionName: z.string().min(1).describe('Name of the primary section'),
+  sections: z
+    .array(z.looseObject({ ...named, docProperties: z.array(z.looseObject({ ...named, type: z.string() })) }))
+    .describe('Sections, each with its document properties (type string)'),
   indexes: z.array(
     z.looseObject({
       ...named,
@@ -32,7 +32,7 @@ const schemaDocument = z.looseObject({
         }),
       ),
     }),
-  ),
+  ).describe('Indexes, each with its build infos (sections, index processors); existing ones must stay unchanged'),
 });
 
 export const updateSchema: Operation = {
@@ -46,7 +46,10 @@ export const updateSchema: Operation = {
   method: 'PUT',
   path: '/CloudSearch/real/v1/domain/{name}/schema',
   auth: 'gateway-signature',
-  input: z.strictObject({ name: pathSegment('Domain name'), document: schemaDocument }),
+  input: z.strictObject({
+    name: pathSegment('Domain name'),
+    document: schemaDocument.describe('The whole new schema: sections, and indexes (existing ones unchanged, new ones added)'),
+  }),
   output: z.looseObject({ result: z.string().optional() }),
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: true },
 };

@@ -27,8 +27,8 @@ export const listConfigGroups: Operation = {
   input: z.strictObject({
     region: streamingRegion,
     kafkaVersionCode: z.int().describe('Stream version code, e.g. 3050100'),
-    pageNo: z.int().min(1).default(1),
-    pageSize: z.int().min(1).default(10),
+    pageNo: z.int().min(1).default(1).describe('Page number, from 1'),
+    pageSize: z.int().min(1).default(10).describe('Entries per page, from 1'),
   }),
   output: envelope({
     currentPage: z.number().optional(),

@@ -26,7 +26,7 @@ export const translateText: Operation = {
     .strictObject({
       source: z.enum(SOURCE_CODES).describe('Source language, or auto to detect'),
       target: z.enum(LANGUAGE_CODES),
-      text: z.string().min(1),
+      text: z.string().min(1).describe('Text to translate, up to 5000 characters outside untranslated spans'),
       glossaryKey: z.string().min(1).optional().describe('Glossary ID'),
       replaceInfo: z.string().min(1).optional().describe('Substitution index'),
       honorific: z.boolean().optional().describe('Polite forms; default false'),

@@ -39,7 +39,8 @@ export async function execute(
   signal?: AbortSignal,
   record: CallRecord = { attempts: 0 },
 ): Promise<Outcome> {
-  const parsed = op.input.safeParse(rawArgs ?? {});
+  // reportInput lets the error say "required" when a field is missing rather than only what was expected.
+  const parsed = op.input.safeParse(rawArgs ?? {}, { reportInput: true });
   if (!parsed.success) throw new ToolFailure('invalid_input', formatIssues(parsed.error.issues));
   const args = parsed.data as Record<string, unknown>;
   const { baseUrl, credential } = resolveTarget(deps.config, op.service, op.auth);

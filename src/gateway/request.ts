@@ -42,7 +42,7 @@ export function buildRequest(
   let query = '';
   let body: string | undefined;
   if (op.method === 'GET' || op.method === 'DELETE') {
-    query = rest.map(([name, value]) => `${encodeURIComponent(name)}=${encodeURIComponent(String(value))}`).join('&');
+    query = rest.map(([name, value]) => `${encodeStrict(name)}=${encodeStrict(String(value))}`).join('&');
   } else if (rest.length > 0) {
     body = JSON.stringify(Object.fromEntries(rest));
   }
@@ -56,5 +56,13 @@ function encodeSegment(name: string, value: unknown): string {
   if (text === '' || text === '.' || text === '..') {
     throw new ToolFailure('invalid_input', `${name}: must not be empty, "." or ".."`);
   }
-  return encodeURIComponent(text);
+  return encodeStrict(text);
+}
+
+/**
+ * RFC 3986 percent-encoding: encodeURIComponent plus `!'()*`. undici re-parses the URL with WHATWG rules, which
+ * turn `'` in a query into `%27`; encoding these up front keeps the signed URI identical to the one on the wire.
+ */
+function encodeStrict(text: string): string {
+  return encodeURIComponent(text).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
 }

@@ -10,6 +10,9 @@ export function formatIssues(issues: readonly z.core.$ZodIssue[]): string {
 }
 
 function describeIssue(issue: z.core.$ZodIssue): string {
+  // A missing field fails as a wrong type or value; say that it is required (needs safeParse's reportInput).
+  const missing = 'input' in issue && issue.input === undefined;
+  if (missing && (issue.code === 'invalid_type' || issue.code === 'invalid_value')) return `is required (${issue.message})`;
   switch (issue.code) {
     case 'too_big':
       return `${issue.message} (maximum ${String(issue.maximum)}${issue.inclusive === false ? ', exclusive' : ''})`;

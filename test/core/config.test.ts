@@ -1,0 +1,215 @@
+/** parseCommand: flags + environment -> one validated Config (pure; argv and env are passed in). */
+import { describe, expect, it } from 'vitest';
+import { ConfigError, parseCommand, type Config } from '../../src/config.js';
+
+const SERVICES = [
+  'streaming',
+  'translation',
+  'dataflow',
+  'maps',
+  'apigateway',
+  'datacatalog',
+  'bigdata',
+  'recommendation',
+  'textgen',
+  'search',
+  'kms',
+];
+
+function config(argv: string[], env: Record<string, string> = {}): Config {
+  const command = parseCommand(argv, env);
+  if (command.kind !== 'serve') throw new Error(`expected serve, got ${command.kind}`);
+  return command.config;
+}
+
+function refused(argv: string[], env: Record<string, string>, message: RegExp): void {
+  expect(() => parseCommand(argv, env)).toThrow(ConfigError);
+  expect(() => parseCommand(argv, env)).toThrow(message);
+}
+
+describe('defaults', () => {
+  it('no flag, empty environment: stdio, KR, 30 s, nothing configured', () => {
+    const c = config([]);
+    expect(c.transport).toBe('stdio');
+    expect(c.sandbox).toBe(false);
+    expect(c.streamingRegion).toBe('KR');
+    expect(c.timeoutMs).toBe(30000);
+    expect(c.serviceUrls).toEqual({});
+    expect(c.credentials.gateway).toBeUndefined();
+    expect(c.credentials.appKeys).toEqual({});
+    expect(c.credentials.studio).toBeUndefined();
+    expect(c.http.host).toBe('127.0.0.1');
+    expect(c.http.port).toBe(3000);
+    expect(c.http.stateless).toBe(false);
+    expect(c.http.authToken).toBeUndefined();
+  });
+
+  it('--help and --version', () => {
+    expect(parseCommand(['--help'], {})).toEqual({ kind: 'help' });
+    expect(parseCommand(['--version'], {})).toEqual({ kind: 'version' });
+  });
+
+  it('--sandbox', () => {
+    expect(config(['--sandbox']).sandbox).toBe(true);
+  });
+
+  it('an unknown flag is refused', () => {
+    refused(['--verbose'], {}, /verbose/);
+  });
+});
+
+describe('service URLs', () => {
+  it('SVC_GATEWAY_URL serves every one of the eleven services', () => {
+    const c = config([], { SVC_GATEWAY_URL: 'https://gw.example.com' });
+    expect(Object.keys(c.serviceUrls).sort()).toEqual([...SERVICES].sort());
+    for (const service of SERVICES) expect(c.serviceUrls[service as keyof Config['serviceUrls']]).toBe('https://gw.example.com');
+  });
+
+  it('SVC_<SERVICE>_URL overrides one service, with a path prefix kept and a trailing slash dropped', () => {
+    const c = config([], {
+      SVC_GATEWAY_URL: 'https://gw.example.com/',
+      SVC_KMS_URL: 'http://127.0.0.1:8080/proxy/kms/',
+      SVC_TEXTGEN_URL: 'https://studio.example.com',
+    });
+    expect(c.serviceUrls.kms).toBe('http://127.0.0.1:8080/proxy/kms');
+    expect(c.serviceUrls.textgen).toBe('https://studio.example.com');
+    expect(c.serviceUrls.search).toBe('https://gw.example.com');
+  });
+
+  it('a service URL alone configures only that service', () => {
+    const c = config([], { SVC_MAPS_URL: 'https://maps.example.com' });
+    expect(c.serviceUrls).toEqual({ maps: 'https://maps.example.com' });
+  });
+
+  it('blank values count as unset', () => {
+    expect(config([], { SVC_GATEWAY_URL: '  ' }).serviceUrls).toEqual({});
+  });
+
+  it.each([
+    ['not a URL', 'gw.example.com', /SVC_GATEWAY_URL/],
+    ['not http(s)', 'ftp://gw.example.com', /SVC_GATEWAY_URL.*http/],
+    ['a query', 'https://gw.example.com/?x=1', /SVC_GATEWAY_URL/],
+    ['user info', 'https://u:p@gw.example.com', /SVC_GATEWAY_URL/],
+  ])('refuses %s', (_, url, message) => {
+    refused([], { SVC_GATEWAY_URL: url }, message);
+  });
+
+  it('names the per-service variable when that one is wrong', () => {
+    refused([], { SVC_GATEWAY_URL: 'https://gw.example.com', SVC_SEARCH_URL: 'nope' }, /SVC_SEARCH_URL/);
+  });
+});
+
+describe('credentials', () => {
+  it('gateway keys, app key pair and studio keys', () => {
+    const c = config([], {
+      SVC_ACCESS_KEY: 'ak',
+      SVC_SECRET_KEY: 'sk',
+      SVC_CLIENT_ID: 'cid',
+      SVC_CLIENT_SECRET: 'csec',
+      SVC_STUDIO_API_KEY: 'stk',
+      SVC_STUDIO_GATEWAY_KEY: 'sgk',
+    });
+    expect(c.credentials.gateway).toEqual({ accessKey: 'ak', secretKey: 'sk' });
+    expect(c.credentials.appKeys).toEqual({
+      translation: { clientId: 'cid', clientSecret: 'csec' },
+      maps: { clientId: 'cid', clientSecret: 'csec' },
+    });
+    expect(c.credentials.studio).toEqual({ apiKey: 'stk', gatewayKey: 'sgk' });
+  });
+
+  it('SVC_TRANSLATION_CLIENT_ID/_SECRET and SVC_MAPS_CLIENT_ID/_SECRET override per service', () => {
+    const c = config([], {
+      SVC_CLIENT_ID: 'cid',
+      SVC_CLIENT_SECRET: 'csec',
+      SVC_MAPS_CLIENT_ID: 'mid',
+      SVC_MAPS_CLIENT_SECRET: 'msec',
+    });
+    expect(c.credentials.appKeys).toEqual({
+      translation: { clientId: 'cid', clientSecret: 'csec' },
+      maps: { clientId: 'mid', clientSecret: 'msec' },
+    });
+    const onlyTranslation = config([], { SVC_TRANSLATION_CLIENT_ID: 'tid', SVC_TRANSLATION_CLIENT_SECRET: 'tsec' });
+    expect(onlyTranslation.credentials.appKeys).toEqual({ translation: { clientId: 'tid', clientSecret: 'tsec' } });
+  });
+
+  it.each([
+    [{ SVC_ACCESS_KEY: 'ak' }, /SVC_SECRET_KEY/],
+    [{ SVC_SECRET_KEY: 'sk' }, /SVC_ACCESS_KEY/],
+    [{ SVC_CLIENT_ID: 'cid' }, /SVC_CLIENT_SECRET/],
+    [{ SVC_CLIENT_SECRET: 'cs' }, /SVC_CLIENT_ID/],
+    [{ SVC_MAPS_CLIENT_ID: 'mid' }, /SVC_MAPS_CLIENT_SECRET/],
+    [{ SVC_TRANSLATION_CLIENT_SECRET: 'ts' }, /SVC_TRANSLATION_CLIENT_ID/],
+    [{ SVC_STUDIO_API_KEY: 'k' }, /SVC_STUDIO_GATEWAY_KEY/],
+    [{ SVC_STUDIO_GATEWAY_KEY: 'k' }, /SVC_STUDIO_API_KEY/],
+  ])('pair variables come together: %j', (env, message) => {
+    refused([], env, message);
+  });
+
+  it('the refusal never shows the secret value', () => {
+    try {
+      parseCommand([], { SVC_SECRET_KEY: 'very-secret-value-123' });
+      expect.unreachable();
+    } catch (error) {
+      expect((error as Error).message).not.toContain('very-secret-value-123');
+    }
+  });
+});
+
+describe('region and timeout', () => {
+  it.each([
+    ['KR', 'KR'],
+    ['SGN', 'SGN'],
+    ['jpn', 'JPN'],
+  ])('SVC_STREAMING_REGION=%s -> %s', (value, region) => {
+    expect(config([], { SVC_STREAMING_REGION: value }).streamingRegion).toBe(region);
+  });
+
+  it.each(['US', 'sgn-v1', 'KOREA'])('refuses SVC_STREAMING_REGION=%s', (value) => {
+    refused([], { SVC_STREAMING_REGION: value }, /SVC_STREAMING_REGION.*KR, SGN, JPN/);
+  });
+
+  it('SVC_TIMEOUT_MS', () => {
+    expect(config([], { SVC_TIMEOUT_MS: '1500' }).timeoutMs).toBe(1500);
+  });
+
+  it.each(['abc', '0', '-5', '1.5', '600001', '30s'])('refuses SVC_TIMEOUT_MS=%s', (value) => {
+    refused([], { SVC_TIMEOUT_MS: value }, /SVC_TIMEOUT_MS/);
+  });
+});
+
+describe('--http', () => {
+  it('defaults to 127.0.0.1:3000', () => {
+    const c = config(['--http']);
+    expect(c.transport).toBe('http');
+    expect(c.http.host).toBe('127.0.0.1');
+    expect(c.http.port).toBe(3000);
+  });
+
+  it('--host, --port and --stateless', () => {
+    const c = config(['--http', '--host', 'localhost', '--port', '8123', '--stateless']);
+    expect(c.http).toMatchObject({ host: 'localhost', port: 8123, stateless: true });
+  });
+
+  it.each(['0.0.0.0', '192.168.1.20', 'example.com', '::'])('refuses non-loopback %s without SVC_MCP_AUTH_TOKEN', (host) => {
+    refused(['--http', '--host', host], {}, /SVC_MCP_AUTH_TOKEN/);
+  });
+
+  it('binds beyond loopback with SVC_MCP_AUTH_TOKEN', () => {
+    const c = config(['--http', '--host', '0.0.0.0'], { SVC_MCP_AUTH_TOKEN: 'tok-123456' });
+    expect(c.http.host).toBe('0.0.0.0');
+    expect(c.http.authToken).toBe('tok-123456');
+  });
+
+  it.each(['127.0.0.1', '127.1.2.3', 'localhost', '::1'])('loopback %s needs no token', (host) => {
+    expect(config(['--http', '--host', host]).http.host).toBe(host);
+  });
+
+  it.each(['70000', '-1', 'http'])('refuses --port %s', (port) => {
+    refused(['--http', '--port', port], {}, /--port/);
+  });
+
+  it('--host/--port/--stateless without --http are refused', () => {
+    refused(['--port', '8080'], {}, /--http/);
+    refused(['--stateless'], {}, /--http/);
+  });
+});
