@@ -26,15 +26,15 @@ const input = z
       .min(1)
       .max(MAX_WORKFLOW_TEXT)
       .refine((t) => t.trim() !== '', 'must not be blank')
-      .describe('Text of any length up to 50000 characters; <span translate="no">…</span> text stays untranslated'),
-    target: z.enum(LANGUAGE_CODES).describe('Language of the translation and of the summary'),
+      .describe('Span-tagged text stays untranslated'),
+    target: z.enum(LANGUAGE_CODES),
     source: z.enum(SOURCE_CODES).default('auto').describe('Source language, or auto to detect'),
     length: z
       .enum(SUMMARY_LENGTHS)
       .default('medium')
-      .describe('Summary length: short 1-2 sentences, medium 3-5, long a paragraph'),
-    honorific: z.boolean().optional().describe('Polite forms in the translation (to ko or ja only); default false'),
-    glossaryKey: z.string().min(1).optional().describe('Glossary ID for the translation'),
+      .describe('short 1-2 sentences, medium 3-5, long a paragraph'),
+    honorific: z.boolean().optional().describe('Polite forms (ko/ja targets)'),
+    glossaryKey: z.string().min(1).optional(),
   })
   .superRefine((args, ctx) => {
     if (args.source !== 'auto' && !isSupportedPair(args.source, args.target)) {
@@ -63,10 +63,8 @@ const definition: Tool = {
   name: WORKFLOW_TOOL_NAME,
   title: 'Translate and summarize text',
   description:
-    'Runs a whole flow server-side: translates text (up to 50000 chars) with translation_translate_text, split into ' +
-    'pieces of at most 5000 chars at sentence boundaries (span-tagged text stays as is), then summarizes the ' +
-    'translation in the target language with textgen_create_completion. Returns translation, summary, chunk count, ' +
-    'detected source language and token counts. Sends progress per step when asked; can be cancelled. Changes nothing.',
+    'Translates a long text (split at sentence boundaries into calls of at most 5000 chars), then summarizes the ' +
+    'translation in the target language. Returns both with token counts; reports progress; cancellable.',
   inputSchema: toJsonSchema(input, 'input') as Tool['inputSchema'],
   outputSchema: toJsonSchema(output, 'output') as Tool['outputSchema'],
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: false, openWorldHint: true },
