@@ -5,7 +5,7 @@ export const checkAppName: Operation = {
   id: 'E9',
   name: 'bigdata_check_app_name',
   title: 'Check a big-data app name',
-  description: 'Checks whether an app name is valid and not yet taken in the account. availableName false comes with a message.',
+  description: 'Checks that an app name is valid and free in the account; availableName false comes with a message.',
   service: 'bigdata',
   method: 'POST',
   path: '/api/v2/apps/checkAvailableName',

@@ -5,7 +5,7 @@ export const runScanner: Operation = {
   id: 'E8',
   name: 'datacatalog_run_scanner',
   title: 'Run a data-catalog scanner',
-  description: 'Starts a scan of a data-catalog scanner (each call starts a new run); returns its status SCANNER_STARTING.',
+  description: 'Starts a new run of a data-catalog scanner on every call; returns status SCANNER_STARTING.',
   service: 'datacatalog',
   method: 'PUT',
   path: '/api/v1/catalogs/{catalogId}/scanners/{scannerId}/run-scanner',

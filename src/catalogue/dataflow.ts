@@ -7,7 +7,7 @@ export const updateJobExecutionOptions: Operation = {
   name: 'dataflow_update_job_execution_options',
   title: 'Update data-flow job execution options',
   description:
-    "Replaces a data-flow job's execution options (workers, timeout, resource id, script and log paths); returns the job.",
+    "Replaces a data-flow job's execution options; returns the job.",
   service: 'dataflow',
   method: 'PUT',
   path: '/api/v1/jobs/{jobId}/executions',
@@ -17,10 +17,10 @@ export const updateJobExecutionOptions: Operation = {
     jobCondition: z.strictObject({
       numWorker: z.int().min(2).max(10).optional().describe('Workers'),
       timeout: z.int().min(1).max(1440).optional().describe('Minutes'),
-      nrn: z.string().min(1).describe('Platform resource id of the job'),
+      nrn: z.string().min(1).describe('Resource id of the job'),
       scriptPath: z.string().min(1).describe('Script storage path'),
-      logPath: z.string().min(1).describe('Execution history path'),
-    }).describe('Execution options; nrn, scriptPath and logPath are required'),
+      logPath: z.string().min(1).describe('Log storage path'),
+    }).describe('Execution options'),
   }),
   output: z.looseObject({
     jobId: z.string().optional(),

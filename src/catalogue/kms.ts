@@ -7,8 +7,8 @@ export const migrateKey: Operation = {
   name: 'kms_migrate_key',
   title: 'Migrate a global key to a Region',
   description:
-    'Converts a global key into an isolation key usable only in the target Region and DELETES the global key. ' +
-    'Fails if an isolation key of the same name exists there.',
+    'Turns a global key into an isolation key of the target Region and DELETES the global key. ' +
+    'Fails if the Region has a key of that name.',
   service: 'kms',
   method: 'POST',
   path: '/kms/v1/keys/{keyTag}/migrate',

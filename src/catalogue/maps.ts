@@ -10,8 +10,8 @@ export const reverseGeocode: Operation = {
   name: 'maps_reverse_geocode',
   title: 'Reverse geocode coordinates (Korea)',
   description:
-    'Converts a coordinate in Korea to statutory/administrative dong codes and land-lot/road addresses. ' +
-    'Status code 3 (no results) is normal over the sea. Returns JSON unless output is xml (then text).',
+    'Converts a coordinate in Korea to dong codes and land-lot/road addresses. ' +
+    'Status 3 (no results, e.g. at sea) is a normal answer. JSON unless output is xml (text).',
   service: 'maps',
   method: 'GET',
   path: '/map-reversegeocode/v2/gc',

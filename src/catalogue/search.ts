@@ -11,28 +11,18 @@ export const TOKENIZER_LANGUAGES = [
   { language: 'thai', type: 'hanaterm', method: 'sgmt', option: '+thai' },
 ] as const;
 
-const named = { name: z.string().min(1) };
-
-/** The spec shows part of the schema; the rest passes through untouched. */
+/**
+ * The spec shows only part of the schema ("complete structure: not shown"), so the tool checks the frame it
+ * knows and states the rest of the shape in words; the search service validates the whole document.
+ */
 const schemaDocument = z.looseObject({
-  primarySectionName: z.string().min(1).describe('Name of the primary section'),
-  sections: z
-    .array(z.looseObject({ ...named, docProperties: z.array(z.looseObject({ ...named, type: z.string() })) }))
-    .describe('Sections, each with its document properties (type string)'),
-  indexes: z.array(
-    z.looseObject({
-      ...named,
-      documentTermWeight: z.string().optional(),
-      buildInfos: z.array(
-        z.looseObject({
-          ...named,
-          sections: z.array(z.string()),
-          sectionTermWeight: z.string().optional(),
-          indexProcessors: z.array(z.looseObject({ type: z.string(), method: z.string(), option: z.string() })),
-        }),
-      ),
-    }),
-  ).describe('Indexes, each with its build infos (sections, index processors); existing ones must stay unchanged'),
+  primarySectionName: z.string().min(1).describe('Primary section name'),
+  sections: z.array(z.looseObject({})).describe('[{name, docProperties: [{type, name}]}]'),
+  indexes: z
+    .array(z.looseObject({}))
+    .describe(
+      '[{name, documentTermWeight, buildInfos: [{name, sections: [section names], sectionTermWeight, indexProcessors: [{type, method, option}]}]}]; keep existing ones unchanged',
+    ),
 });
 
 export const updateSchema: Operation = {
@@ -40,15 +30,15 @@ export const updateSchema: Operation = {
   name: 'search_update_schema',
   title: 'Replace a search domain schema',
   description:
-    "Replaces a search domain's schema. Existing indexes must be kept unchanged: indexes can only be added. " +
-    'Index options per language: svc://search/tokenizer-languages.',
+    "Replaces a search domain's schema; indexes can only be added, existing ones kept unchanged. " +
+    'Index options: svc://search/tokenizer-languages.',
   service: 'search',
   method: 'PUT',
   path: '/CloudSearch/real/v1/domain/{name}/schema',
   auth: 'gateway-signature',
   input: z.strictObject({
     name: pathSegment('Domain name'),
-    document: schemaDocument.describe('The whole new schema: sections, and indexes (existing ones unchanged, new ones added)'),
+    document: schemaDocument.describe('The whole new schema'),
   }),
   output: z.looseObject({ result: z.string().optional() }),
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: true },
@@ -58,7 +48,7 @@ export const listTokenizerLanguages: Operation = {
   id: 'E14',
   name: 'search_list_tokenizer_languages',
   title: 'List search tokenizer languages',
-  description: 'Lists the languages of morphological analysis with their index processor type, method and option.',
+  description: 'Lists morphological-analysis languages with their index processor type, method and option.',
   service: 'search',
   method: 'GET',
   path: '/CloudSearch/real/v1/tokenizer',

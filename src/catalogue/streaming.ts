@@ -16,7 +16,7 @@ export const listConfigGroups: Operation = {
   id: 'E1',
   name: 'streaming_list_config_groups',
   title: 'List streaming config groups',
-  description: 'Lists the config groups of one stream (Kafka) version, one page at a time.',
+  description: 'Lists the config groups of a stream (Kafka) version, paged.',
   service: 'streaming',
   method: 'POST',
   path: '/api/{region}/configGroup/getKafkaVersionConfigGroupList',
@@ -27,8 +27,8 @@ export const listConfigGroups: Operation = {
   input: z.strictObject({
     region: streamingRegion,
     kafkaVersionCode: z.int().describe('Stream version code, e.g. 3050100'),
-    pageNo: z.int().min(1).default(1).describe('Page number, from 1'),
-    pageSize: z.int().min(1).default(10).describe('Entries per page, from 1'),
+    pageNo: z.int().min(1).default(1).describe('Page number'),
+    pageSize: z.int().min(1).default(10).describe('Page size'),
   }),
   output: envelope({
     currentPage: z.number().optional(),
@@ -56,7 +56,7 @@ export const listServerImages: Operation = {
   id: 'E2',
   name: 'streaming_list_server_images',
   title: 'List streaming server OS images (G3)',
-  description: 'Lists the operating system images available for third-generation (G3, KVM) cluster servers.',
+  description: 'Lists OS images for third-generation (G3, KVM) cluster servers.',
   service: 'streaming',
   method: 'GET',
   path: '/api/{region}/cluster/getClusterServerImageList',

@@ -16,8 +16,8 @@ export const translateText: Operation = {
   name: 'translation_translate_text',
   title: 'Translate text',
   description:
-    'Translates text (max 5000 chars; text in <span translate="no">…</span> or <span class="notranslate">…</span> stays as is and is not counted). ' +
-    'Pairs and per-pair glossary/honorific support: resource svc://translation/language-pairs. replaceInfo beats glossaryKey; honorific skips glossary terms.',
+    'Translates text: max 5000 chars, not counting <span translate="no"> or <span class="notranslate"> text (kept as is). ' +
+    'Pairs with glossary/honorific support: svc://translation/language-pairs. replaceInfo overrides glossaryKey.',
   service: 'translation',
   method: 'POST',
   path: '/nmt/v1/translation',
@@ -26,7 +26,7 @@ export const translateText: Operation = {
     .strictObject({
       source: z.enum(SOURCE_CODES).describe('Source language, or auto to detect'),
       target: z.enum(LANGUAGE_CODES),
-      text: z.string().min(1).describe('Text to translate, up to 5000 characters outside untranslated spans'),
+      text: z.string().min(1).describe('Text to translate'),
       glossaryKey: z.string().min(1).optional().describe('Glossary ID'),
       replaceInfo: z.string().min(1).optional().describe('Substitution index'),
       honorific: z.boolean().optional().describe('Polite forms; default false'),

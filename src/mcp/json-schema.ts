@@ -12,14 +12,16 @@ export function toJsonSchema(schema: z.ZodType, io: 'input' | 'output'): Record<
   return trim(json) as Record<string, unknown>;
 }
 
-function trim(node: unknown): unknown {
-  if (Array.isArray(node)) return node.map(trim);
+function trim(node: unknown, depth = 0): unknown {
+  if (Array.isArray(node)) return node.map((item) => trim(item, depth + 1));
   if (typeof node !== 'object' || node === null) return node;
   const out: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(node)) {
     if ((key === 'maximum' && value === SAFE) || (key === 'minimum' && value === -SAFE)) continue;
     if (key === 'additionalProperties' && isEmptyObject(value)) continue;
-    out[key] = trim(value);
+    // An open object with no known members says the same without `properties: {}` (the root keeps it).
+    if (key === 'properties' && isEmptyObject(value) && depth > 0) continue;
+    out[key] = trim(value, depth + 1);
   }
   return out;
 }

@@ -63,8 +63,8 @@ const definition: Tool = {
   name: WORKFLOW_TOOL_NAME,
   title: 'Translate and summarize text',
   description:
-    'Translates a long text (split at sentence boundaries into calls of at most 5000 chars), then summarizes the ' +
-    'translation in the target language. Returns both with token counts; reports progress; cancellable.',
+    'Translates text of any length (calls of at most 5000 chars, split at sentence boundaries), then summarizes ' +
+    'it in the target language. Reports progress; cancellable.',
   inputSchema: toJsonSchema(input, 'input') as Tool['inputSchema'],
   outputSchema: toJsonSchema(output, 'output') as Tool['outputSchema'],
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: false, openWorldHint: true },
