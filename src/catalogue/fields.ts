@@ -19,7 +19,7 @@ export const streamingRegion = z
 export const INT64_MAX = 9223372036854775807n;
 export const long = (min: 0 | 1) =>
   z.union([
-    z.int().min(min),
+    z.int({ error: (issue) => (issue.code === 'too_big' ? 'above 2^53-1: pass it as a decimal string' : undefined) }).min(min),
     z
       .string()
       .regex(min === 0 ? /^\d{1,19}$/ : /^(?!0+$)\d{1,19}$/, `must be a decimal integer string >= ${min}`)

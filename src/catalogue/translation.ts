@@ -33,11 +33,15 @@ export const translateText: Operation = {
     })
     .superRefine((args, ctx) => {
       const { source, target } = args;
-      if (countedLength(args.text) > TEXT_LIMIT) {
+      // Rule 5: span tags (and their text) are not counted, on the pairs that support them; with auto the
+      // pair is unknown here, so the lenient count applies and the upstream has the last word.
+      const spansApply = source === 'auto' || supportsGlossary(source, target);
+      const length = spansApply ? countedLength(args.text) : [...args.text].length;
+      if (length > TEXT_LIMIT) {
         ctx.addIssue({
           code: 'custom',
           path: ['text'],
-          message: `must be at most ${TEXT_LIMIT} characters outside untranslated spans (got ${countedLength(args.text)})`,
+          message: `must be at most ${TEXT_LIMIT} characters${spansApply ? ' outside untranslated spans' : ''} (got ${length})`,
         });
       }
       if (source !== 'auto' && !isSupportedPair(source, target)) {

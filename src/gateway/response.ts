@@ -33,9 +33,12 @@ export function interpretResponse(op: Operation, res: RawResponse): Outcome {
   }
 
   if (res.status < 200 || res.status >= 300) throw httpFailure(res, parsed);
+  // An empty success (e.g. 204 to a DELETE) carries no data, not malformed data.
+  if (res.text.trim() === '') return { kind: 'json', value: {} };
 
   if (parseError || !looksJson) {
-    if (op.mayAnswerText && !/\bjson\b/i.test(res.contentType)) return { kind: 'text', value: res.text };
+    // XML and JSONP answers pass through as text, whatever content type the upstream gave them.
+    if (op.mayAnswerText) return { kind: 'text', value: res.text };
     throw new ToolFailure(
       'malformed_response',
       `upstream answered HTTP ${res.status} with a body that is not valid JSON` +
@@ -103,7 +106,12 @@ function httpFailure(res: RawResponse, parsed: unknown): ToolFailure {
       });
     }
   }
-  const hint = res.status === 401 || res.status === 403 ? ' Check the credentials.' : '';
+  const hint =
+    res.status === 401 || res.status === 403
+      ? ' Check the credentials.'
+      : res.retryAfterMs !== undefined
+        ? ` The upstream asked to retry after ${Math.ceil(res.retryAfterMs / 1000)} s.`
+        : '';
   return new ToolFailure('http_error', `upstream answered HTTP ${res.status}: ${snippet(res.text) || '(empty body)'}.${hint}`, {
     ...retry,
     httpStatus: res.status,

@@ -179,6 +179,13 @@ const CROSS_FIELD_CASES: Case[] = [
     'text',
     /5000/,
   ],
+  // Rule 5: spans are only exempt on the pairs that support them (ko -> es does not), so they count there.
+  [
+    'translation_translate_text',
+    { source: 'ko', target: 'es', text: `${s(4900)}<span translate="no">${s(200, 'b')}</span>` },
+    'text',
+    /at most 5000 characters \(got 5128\)/,
+  ],
   ['translation_translate_text', { source: 'ja', target: 'es', text: 'こんにちは' }, 'target', /not a supported direction/],
   ['translation_translate_text', { source: 'zh-TW', target: 'de', text: '你好' }, 'target', /not a supported direction/],
   ['translation_translate_text', { source: 'en', target: 'es', text: 'hi', glossaryKey: 'g1' }, 'glossaryKey', /not supported for en -> es/],
