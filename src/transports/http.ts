@@ -1,13 +1,212 @@
+import { createServer as createHttpServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { Config } from '../config.js';
+import { mcpEndpoint, type McpSession } from './http-endpoint.js';
+import { pathOf, sendRpcError } from './http-reply.js';
+import { formatRequestLog, type RequestLogEntry, type RequestNotes } from './http-request-log.js';
+import {
+  CORS_PREFLIGHT_HEADERS,
+  bearerChecker,
+  corsHeaders,
+  hostAllowed,
+  hostPolicy,
+  originAllowed,
+  type HostPolicy,
+} from './http-security.js';
+import { SessionStore } from './http-sessions.js';
 
 export interface HttpRuntime {
   log(line: string): void;
   /** Registers the handler of SIGINT/SIGTERM (the CLI owns the process). */
   onSignal(handler: (signal: string) => void): void;
+  /** Clock for idle expiry and durations; Date.now by default. */
+  now?(): number;
+  /** How long in-flight requests may take to finish at shutdown; 10 s by default. */
+  graceMs?: number;
 }
 
-// Placeholder until the Streamable HTTP transport lands.
-export async function serveHttp(_create: () => McpServer, _config: Config, _runtime: HttpRuntime): Promise<void> {
-  throw new Error('--http is not implemented yet');
+export interface HttpServerHandle {
+  /** The MCP endpoint, with the port actually bound (useful with --port 0). */
+  url: string;
+  port: number;
+  /** Stops accepting, lets in-flight requests finish (bounded), closes sessions. Idempotent. */
+  close(): Promise<void>;
+  /** Settles when the server has stopped, whoever stopped it. */
+  closed: Promise<void>;
+}
+
+const MCP_PATH = '/mcp';
+const HEALTH_PATH = '/healthz';
+const DEFAULT_GRACE_MS = 10_000;
+
+/**
+ * Serves MCP over Streamable HTTP until SIGINT/SIGTERM, then shuts down gracefully and resolves, so that
+ * the CLI can release the sandbox and the connection pool and exit 0.
+ */
+export async function serveHttp(create: () => McpServer, config: Config, runtime: HttpRuntime): Promise<void> {
+  const handle = await startHttpServer(create, config, runtime);
+  const mode = config.http.stateless ? 'stateless' : 'sessions';
+  const auth = config.http.authToken ? 'bearer token required' : 'no token';
+  runtime.log(`svc-platform-mcp: listening on ${handle.url} (${mode}; ${auth})`);
+  runtime.onSignal((signal) => {
+    runtime.log(`svc-platform-mcp: ${signal} received: finishing in-flight requests, then exiting`);
+    void handle.close();
+  });
+  await handle.closed;
+}
+
+/**
+ * Starts the HTTP server: `/healthz`, then for everything else Host and Origin checks (DNS rebinding), CORS
+ * for configured origins, the bearer token, and the MCP endpoint at `/mcp`. One log line per request.
+ * In-process tests use this directly.
+ */
+export async function startHttpServer(create: () => McpServer, config: Config, runtime: HttpRuntime): Promise<HttpServerHandle> {
+  const options = config.http;
+  const now = runtime.now ?? Date.now;
+  const graceMs = runtime.graceMs ?? DEFAULT_GRACE_MS;
+  const log = (entry: object) => runtime.log(JSON.stringify(entry));
+  const checkBearer = options.authToken ? bearerChecker(options.authToken) : undefined;
+  const sessions = new SessionStore<McpSession>({
+    maxSessions: options.maxSessions,
+    idleMs: options.sessionIdleMs,
+    now,
+    onExpire: () => log({ event: 'session_expired', idleMs: options.sessionIdleMs }),
+  });
+  const endpoint = mcpEndpoint(create, options, sessions);
+
+  // Replaced once listening: with --port 0 only then is the port known (no request arrives before).
+  let policy: HostPolicy = hostPolicy(options, options.allowedHosts, options.allowedOrigins);
+  let draining = false;
+  let inFlight = 0;
+  let drained: (() => void) | undefined;
+
+  const server = createHttpServer((req, res) => {
+    const started = now();
+    const notes: RequestNotes = {};
+    // A long-lived stream (GET /mcp) does not hold up shutdown: closing its session ends it.
+    const tracked = !draining && !(req.method === 'GET' && pathOf(req) === MCP_PATH);
+    if (tracked) inFlight += 1;
+    res.once('close', () => {
+      const entry: RequestLogEntry = {
+        event: 'http_request',
+        method: req.method ?? '',
+        path: pathOf(req),
+        status: res.headersSent ? res.statusCode : 0,
+        ms: now() - started,
+      };
+      if (notes.rpc) entry.rpc = notes.rpc;
+      if (notes.tool) entry.tool = notes.tool;
+      if (notes.refused) entry.refused = notes.refused;
+      runtime.log(formatRequestLog(entry));
+      if (tracked && (inFlight -= 1) === 0) drained?.();
+    });
+    handle(req, res, notes).catch((error: unknown) => {
+      log({ event: 'http_error', message: (error as Error)?.message ?? String(error) });
+      if (!res.headersSent) sendRpcError(res, 500, -32603, 'Internal error');
+      else res.destroy();
+    });
+  });
+  server.headersTimeout = 30_000;
+
+  async function handle(req: IncomingMessage, res: ServerResponse, notes: RequestNotes): Promise<void> {
+    const path = pathOf(req);
+    if (path === HEALTH_PATH) return health(req, res);
+    if (draining) {
+      notes.refused = 'shutting_down';
+      res.setHeader('Connection', 'close');
+      return sendRpcError(res, 503, -32000, 'Server is shutting down');
+    }
+    if (!hostAllowed(policy, req.headers.host)) {
+      notes.refused = 'host';
+      return sendRpcError(res, 403, -32000, 'Forbidden: Host header not allowed (DNS rebinding protection; see SVC_MCP_ALLOWED_HOSTS)');
+    }
+    const origin = req.headers.origin;
+    if (!originAllowed(policy, origin)) {
+      notes.refused = 'origin';
+      return sendRpcError(res, 403, -32000, 'Forbidden: Origin not allowed (see SVC_MCP_ALLOWED_ORIGINS)');
+    }
+    const cors = corsHeaders(policy, origin);
+    for (const [name, value] of Object.entries(cors)) res.setHeader(name, value);
+    // A browser's preflight carries no credentials: answer it before the token check.
+    if (req.method === 'OPTIONS' && Object.keys(cors).length > 0) {
+      res.writeHead(204, CORS_PREFLIGHT_HEADERS);
+      return void res.end();
+    }
+    if (checkBearer) {
+      const result = checkBearer(req.headers);
+      if (result !== 'ok') {
+        notes.refused = 'auth';
+        const challenge = result === 'missing' ? 'Bearer realm="svc-platform-mcp"' : 'Bearer realm="svc-platform-mcp", error="invalid_token"';
+        return sendRpcError(res, 401, -32001, 'Unauthorized: send Authorization: Bearer <SVC_MCP_AUTH_TOKEN>', { 'WWW-Authenticate': challenge });
+      }
+    }
+    if (path !== MCP_PATH) {
+      notes.refused = 'path';
+      return sendRpcError(res, 404, -32000, `Not found: MCP is served at ${MCP_PATH}`);
+    }
+    return endpoint(req, res, notes);
+  }
+
+  /** For load balancers and orchestrators: no auth, no details. */
+  function health(req: IncomingMessage, res: ServerResponse): void {
+    if (req.method !== 'GET' && req.method !== 'HEAD') {
+      res.writeHead(405, { Allow: 'GET, HEAD', 'Content-Type': 'application/json' });
+      return void res.end(JSON.stringify({ status: 'method not allowed' }));
+    }
+    res.writeHead(draining ? 503 : 200, { 'Content-Type': 'application/json', 'Cache-Control': 'no-store' });
+    res.end(req.method === 'HEAD' ? undefined : JSON.stringify({ status: draining ? 'stopping' : 'ok' }));
+  }
+
+  const sweepEvery = Math.min(Math.max(Math.floor(options.sessionIdleMs / 4), 250), 30_000);
+  const sweeper = options.stateless ? undefined : setInterval(() => sessions.sweep(), sweepEvery);
+  sweeper?.unref();
+
+  try {
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(options.port, options.host, () => {
+        server.off('error', reject);
+        resolve();
+      });
+    });
+  } catch (error) {
+    if (sweeper) clearInterval(sweeper);
+    throw error;
+  }
+  const port = (server.address() as AddressInfo).port;
+  policy = hostPolicy({ host: options.host, port }, options.allowedHosts, options.allowedOrigins);
+  server.on('error', (error) => log({ event: 'http_error', message: error.message }));
+
+  let resolveClosed!: () => void;
+  const closed = new Promise<void>((resolve) => (resolveClosed = resolve));
+  let closing: Promise<void> | undefined;
+
+  /** Stop accepting; wait for in-flight requests (at most graceMs); close sessions and connections. */
+  async function shutdown(): Promise<void> {
+    draining = true;
+    if (sweeper) clearInterval(sweeper);
+    const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
+    server.closeIdleConnections();
+    if (inFlight > 0) {
+      const allDone = new Promise<void>((resolve) => (drained = resolve));
+      let timer: NodeJS.Timeout | undefined;
+      const timedOut = new Promise<'timeout'>((resolve) => (timer = setTimeout(() => resolve('timeout'), graceMs)));
+      const outcome = await Promise.race([allDone, timedOut]);
+      clearTimeout(timer);
+      if (outcome === 'timeout') log({ event: 'shutdown_grace_expired', graceMs, cutOff: inFlight });
+    }
+    await sessions.closeAll();
+    server.closeAllConnections();
+    await stopped;
+    resolveClosed();
+  }
+
+  const host = options.host.includes(':') && !options.host.startsWith('[') ? `[${options.host}]` : options.host;
+  return {
+    url: `http://${host}:${port}${MCP_PATH}`,
+    port,
+    close: () => (closing ??= shutdown()),
+    closed,
+  };
 }

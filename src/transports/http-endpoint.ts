@@ -1,0 +1,159 @@
+import { randomUUID } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import type { HttpOptions } from '../config.js';
+import { isJsonContentType, readJsonBody } from './http-body.js';
+import { sendRpcError, sessionIdOf } from './http-reply.js';
+import { summariseRpc, type RequestNotes } from './http-request-log.js';
+import type { SessionStore } from './http-sessions.js';
+
+/**
+ * The MCP endpoint (`/mcp`) once a request has passed the security checks: reads and parses the body
+ * (size limit, parse errors), then hands it to the SDK's Streamable HTTP transport, either of a session
+ * (session mode) or of a server built for this request alone (stateless mode).
+ */
+export interface McpSession {
+  server: McpServer;
+  transport: StreamableHTTPServerTransport;
+  close(): Promise<void>;
+}
+
+export type EndpointHandler = (req: IncomingMessage, res: ServerResponse, notes: RequestNotes) => Promise<void>;
+
+export function mcpEndpoint(create: () => McpServer, options: HttpOptions, sessions: SessionStore<McpSession>): EndpointHandler {
+  return async (req, res, notes) => {
+    switch (req.method) {
+      case 'POST':
+        return post(req, res, notes);
+      case 'GET':
+        notes.longLived = true;
+        return options.stateless ? methodNotAllowed(res, notes) : sessionRequest(req, res, notes);
+      case 'DELETE':
+        return options.stateless ? methodNotAllowed(res, notes) : sessionRequest(req, res, notes);
+      default:
+        return methodNotAllowed(res, notes);
+    }
+  };
+
+  function methodNotAllowed(res: ServerResponse, notes: RequestNotes): void {
+    notes.refused = 'method';
+    const allow = options.stateless ? 'POST' : 'GET, POST, DELETE';
+    const why = options.stateless ? ' (stateless mode: no standalone stream, no sessions)' : '';
+    sendRpcError(res, 405, -32000, `Method not allowed${why}`, { Allow: allow });
+  }
+
+  async function post(req: IncomingMessage, res: ServerResponse, notes: RequestNotes): Promise<void> {
+    if (!isJsonContentType(req.headers['content-type'])) {
+      notes.refused = 'content_type';
+      return sendRpcError(res, 415, -32000, 'Unsupported Media Type: Content-Type must be application/json');
+    }
+    const body = await readJsonBody(req, options.maxBodyBytes);
+    if (body.kind === 'aborted') return void res.destroy();
+    if (body.kind === 'too-large') {
+      notes.refused = 'too_large';
+      res.setHeader('Connection', 'close');
+      return sendRpcError(res, 413, -32000, `Payload Too Large: request body over ${options.maxBodyBytes} bytes (SVC_MCP_MAX_BODY_BYTES)`);
+    }
+    if (body.kind === 'invalid-json') {
+      notes.refused = 'parse_error';
+      return sendRpcError(res, 400, -32700, 'Parse error: invalid JSON');
+    }
+    const summary = summariseRpc(body.value);
+    if (summary.rpc) notes.rpc = summary.rpc;
+    if (summary.tool) notes.tool = summary.tool;
+
+    if (options.stateless) return statelessPost(req, res, body.value);
+    if (sessionIdOf(req) !== undefined) return sessionRequest(req, res, notes, body.value);
+    if (!summary.initialize) {
+      notes.refused = 'no_session';
+      return sendRpcError(res, 400, -32000, 'Bad Request: Mcp-Session-Id header is required (initialize first)');
+    }
+    return initialize(req, res, notes, body.value);
+  }
+
+  /** Stateless: a fresh server and transport per request, closed when the response is done. */
+  async function statelessPost(req: IncomingMessage, res: ServerResponse, body: unknown): Promise<void> {
+    const server = create();
+    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined });
+    res.once('close', () => void server.close().catch(() => {}));
+    await server.connect(transport);
+    await transport.handleRequest(req, res, body);
+  }
+
+  async function initialize(req: IncomingMessage, res: ServerResponse, notes: RequestNotes, body: unknown): Promise<void> {
+    if (!sessions.reserve()) {
+      notes.refused = 'session_limit';
+      return sendRpcError(
+        res,
+        503,
+        -32000,
+        `Too many sessions: this server holds at most ${options.maxSessions} concurrent sessions (SVC_MCP_MAX_SESSIONS). ` +
+          'End unused sessions (DELETE /mcp) or retry later.',
+        { 'Retry-After': '5' },
+      );
+    }
+    let reserved = true;
+    const unreserve = () => {
+      if (!reserved) return;
+      reserved = false;
+      sessions.unreserve();
+    };
+    let session: McpSession | undefined;
+    try {
+      session = newSession((id, opened) => {
+        unreserve();
+        sessions.add(id, opened);
+      });
+      await session.server.connect(session.transport);
+      await session.transport.handleRequest(req, res, body);
+    } finally {
+      unreserve();
+      // The initialize was refused (e.g. a bad Accept header) or failed: nothing holds the server.
+      const id = session?.transport.sessionId;
+      if (session && (id === undefined || !sessions.get(id))) void session.close().catch(() => {});
+    }
+  }
+
+  function newSession(onInitialized: (id: string, session: McpSession) => void): McpSession {
+    const server = create();
+    const transport = new StreamableHTTPServerTransport({
+      sessionIdGenerator: randomUUID,
+      onsessioninitialized: (id) => onInitialized(id, session),
+      onsessionclosed: (id) => sessions.remove(id),
+    });
+    const session: McpSession = { server, transport, close: () => server.close() };
+    // Set before connect, which chains its own handler after this one.
+    transport.onclose = () => {
+      if (transport.sessionId) sessions.remove(transport.sessionId);
+    };
+    return session;
+  }
+
+  /** A request on an existing session: POST (with its parsed body), GET (stream) or DELETE (end it). */
+  async function sessionRequest(req: IncomingMessage, res: ServerResponse, notes: RequestNotes, body?: unknown): Promise<void> {
+    const id = sessionIdOf(req);
+    if (id === undefined) {
+      notes.refused = 'no_session';
+      return sendRpcError(res, 400, -32000, 'Bad Request: Mcp-Session-Id header is required');
+    }
+    const session = sessions.get(id);
+    if (!session) {
+      notes.refused = 'unknown_session';
+      return sendRpcError(res, 404, -32001, 'Session not found (unknown, ended or expired): initialize a new session');
+    }
+    const end = sessions.begin(id);
+    if (notes.longLived) end(); // a stream is activity, not work in flight: idle expiry may still end it
+    else res.once('close', end);
+    if (req.method === 'DELETE') {
+      try {
+        await session.transport.handleRequest(req, res);
+      } finally {
+        sessions.remove(id);
+        void session.close().catch(() => {});
+      }
+      return;
+    }
+    await session.transport.handleRequest(req, res, body);
+  }
+}

@@ -1,0 +1,217 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { parseCommand, type Config } from '../../src/config.js';
+import { startHttpServer, type HttpServerHandle } from '../../src/transports/http.js';
+import { SessionStore } from '../../src/transports/http-sessions.js';
+import { summariseRpc } from '../../src/transports/http-request-log.js';
+import { INITIALIZE, connectClient, rawRequest, rpcMessage, waitFor } from './spawn-http.js';
+
+// In process: the transport with a tiny MCP server of its own, so that these tests are about sessions only.
+
+function config(env: Record<string, string> = {}, flags: string[] = []): Config {
+  const command = parseCommand(['--http', '--port', '0', ...flags], env);
+  if (command.kind !== 'serve') throw new Error('expected a serve command');
+  return command.config;
+}
+
+let created = 0;
+let closedServers = 0;
+function createServer(): McpServer {
+  created += 1;
+  const server = new McpServer({ name: 'http-test', version: '0.0.0' });
+  server.registerTool('echo_length', { description: 'Length of a text', inputSchema: {} }, () => ({ content: [{ type: 'text', text: 'ok' }] }));
+  server.registerTool('wait', { description: 'Answers after ms milliseconds', inputSchema: { ms: z.number() } }, async ({ ms }) => {
+    await new Promise((resolve) => setTimeout(resolve, ms));
+    return { content: [{ type: 'text', text: `waited ${ms}` }] };
+  });
+  const close = server.close.bind(server);
+  server.close = async () => {
+    closedServers += 1;
+    await close();
+  };
+  return server;
+}
+
+const handles: HttpServerHandle[] = [];
+const logs: string[] = [];
+async function start(env: Record<string, string> = {}, flags: string[] = [], graceMs?: number): Promise<HttpServerHandle> {
+  const handle = await startHttpServer(createServer, config(env, flags), { log: (line) => logs.push(line), onSignal: () => {}, graceMs });
+  handles.push(handle);
+  return handle;
+}
+
+afterEach(async () => {
+  await Promise.all(handles.splice(0).map((h) => h.close()));
+  logs.length = 0;
+});
+
+describe('session store (unit)', () => {
+  it('caps sessions (counting those being initialised), expires idle ones, never one with a request in flight', async () => {
+    let now = 0;
+    const closed: string[] = [];
+    const store = new SessionStore<{ close(): Promise<void> }>({ maxSessions: 2, idleMs: 1000, now: () => now });
+    const session = (id: string) => ({ close: async () => void closed.push(id) });
+    expect(store.reserve()).toBe(true);
+    store.add('a', session('a'));
+    store.unreserve();
+    expect(store.reserve()).toBe(true);
+    expect(store.reserve()).toBe(false); // one live, one being initialised
+    store.unreserve();
+    store.add('b', session('b'));
+    const end = store.begin('b');
+    now = 5000;
+    expect(store.reserve()).toBe(true); // 'a' expired to make room; 'b' is busy
+    expect(closed).toEqual(['a']);
+    expect(store.get('b')).toBeDefined();
+    end();
+    now = 5500;
+    store.sweep();
+    expect(store.get('b')).toBeDefined(); // idle for 500 ms only
+    now = 6100;
+    store.sweep();
+    expect(store.get('b')).toBeUndefined();
+    await store.closeAll();
+  });
+
+  it('summarises JSON-RPC bodies for the log without argument values', () => {
+    expect(summariseRpc({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'kms_migrate_key', arguments: { keyTag: 'secret' } } })).toEqual({
+      rpc: 'tools/call',
+      tool: 'kms_migrate_key',
+      initialize: false,
+      hasRequest: true,
+    });
+    expect(summariseRpc([{ jsonrpc: '2.0', method: 'notifications/initialized' }, { jsonrpc: '2.0', id: 2, method: 'ping' }])).toMatchObject({
+      rpc: 'notifications/initialized,ping',
+      hasRequest: true,
+    });
+    expect(summariseRpc({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'x"}\n{"forged":1' } }).tool).toBe('(invalid)');
+    expect(summariseRpc('hello')).toEqual({ initialize: false, hasRequest: false });
+  });
+});
+
+describe('session mode', () => {
+  it('refuses a session beyond SVC_MCP_MAX_SESSIONS with a clear JSON-RPC error, and accepts again once one ends', async () => {
+    const handle = await start({ SVC_MCP_MAX_SESSIONS: '2' });
+    const first = await connectClient(handle.url);
+    const second = await connectClient(handle.url);
+    const refused = await rawRequest(handle.url, { body: INITIALIZE });
+    expect(refused.status).toBe(503);
+    expect(refused.headers['retry-after']).toBeDefined();
+    const error = rpcMessage(refused.body).error!;
+    expect(error.code).toBe(-32000);
+    expect(error.message).toContain('Too many sessions');
+    expect(error.message).toContain('SVC_MCP_MAX_SESSIONS');
+    await expect(connectClient(handle.url)).rejects.toBeInstanceOf(StreamableHTTPError);
+
+    await first.transport.terminateSession();
+    await first.client.close();
+    const third = await connectClient(handle.url);
+    expect((await third.client.listTools()).tools).toHaveLength(2);
+    for (const c of [second, third]) {
+      await c.transport.terminateSession();
+      await c.client.close();
+    }
+  });
+
+  it('expires idle sessions (SVC_MCP_SESSION_IDLE_MS): the id then gets 404 and the server is closed', async () => {
+    const handle = await start({ SVC_MCP_SESSION_IDLE_MS: '1000' });
+    const init = await rawRequest(handle.url, { body: INITIALIZE });
+    const id = init.headers['mcp-session-id'] as string;
+    expect(id).toBeTruthy();
+    const list = () => rawRequest(handle.url, { headers: { 'Mcp-Session-Id': id, 'Mcp-Protocol-Version': '2025-06-18' }, body: JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/list' }) });
+    expect((await list()).status).toBe(200);
+    const closedBefore = closedServers;
+    await waitFor(() => logs.some((l) => l.includes('"session_expired"')), 5_000, 'idle expiry');
+    expect(closedServers).toBeGreaterThan(closedBefore);
+    expect((await list()).status).toBe(404);
+  });
+
+  it('DELETE ends the session and closes its server', async () => {
+    const handle = await start();
+    const { client, transport } = await connectClient(handle.url);
+    const closedBefore = closedServers;
+    await transport.terminateSession();
+    await client.close();
+    expect(closedServers).toBeGreaterThan(closedBefore);
+  });
+
+  it('a refused initialize (bad Accept) leaves no server behind', async () => {
+    const handle = await start();
+    const createdBefore = created;
+    const closedBefore = closedServers;
+    const res = await rawRequest(handle.url, { headers: { Accept: 'application/json' }, body: INITIALIZE });
+    expect(res.status).toBe(406);
+    await waitFor(() => closedServers - closedBefore === created - createdBefore, 2_000, 'the server to be closed');
+  });
+  it('a failing createServer answers 500 and gives its place back', async () => {
+    let fail = true;
+    const handle = await startHttpServer(
+      () => {
+        if (fail) throw new Error('boom');
+        return createServer();
+      },
+      config({ SVC_MCP_MAX_SESSIONS: '1' }),
+      { log: (line) => logs.push(line), onSignal: () => {} },
+    );
+    handles.push(handle);
+    for (let i = 0; i < 2; i += 1) {
+      const res = await rawRequest(handle.url, { body: INITIALIZE });
+      expect(res.status).toBe(500);
+      expect(rpcMessage(res.body).error?.code).toBe(-32603);
+    }
+    fail = false;
+    expect((await rawRequest(handle.url, { body: INITIALIZE })).status).toBe(200);
+  });
+});
+
+describe('stateless mode', () => {
+  it('builds one server per request and closes it when the response is done', async () => {
+    const handle = await start({}, ['--stateless']);
+    const createdBefore = created;
+    const closedBefore = closedServers;
+    const { client, transport } = await connectClient(handle.url);
+    expect(transport.sessionId).toBeUndefined();
+    await client.listTools();
+    await client.callTool({ name: 'echo_length', arguments: {} });
+    await client.close();
+    expect(created - createdBefore).toBeGreaterThanOrEqual(3);
+    await waitFor(() => closedServers - closedBefore === created - createdBefore, 2_000, 'every per-request server to be closed');
+  });
+});
+
+describe('shutdown (in process)', () => {
+  it('close() stops accepting, closes sessions and settles `closed`', async () => {
+    const handle = await start();
+    const { client } = await connectClient(handle.url);
+    await handle.close();
+    await handle.closed;
+    await expect(rawRequest(handle.url, { body: INITIALIZE })).rejects.toThrow();
+    await client.close().catch(() => {});
+  });
+
+  it('lets an in-flight call finish before closing', async () => {
+    const handle = await start();
+    const { client } = await connectClient(handle.url);
+    const call = client.callTool({ name: 'wait', arguments: { ms: 400 } });
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    const closing = handle.close();
+    expect(await call).toMatchObject({ content: [{ type: 'text', text: 'waited 400' }] });
+    await closing;
+    await client.close().catch(() => {});
+  });
+
+  it('bounds the wait by the grace period, then closes anyway', async () => {
+    const handle = await start({}, [], 300);
+    const { client } = await connectClient(handle.url);
+    const call = client.callTool({ name: 'wait', arguments: { ms: 5_000 } }).catch((error: unknown) => error);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    const started = Date.now();
+    await handle.close();
+    expect(Date.now() - started).toBeLessThan(2_000);
+    expect(logs.some((l) => l.includes('"shutdown_grace_expired"') && l.includes('"cutOff":1'))).toBe(true);
+    await client.close().catch(() => {});
+    await call;
+  });
+});

@@ -1,0 +1,61 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { startRecordingServer, type RecordingServer } from '../helpers/recording-server.js';
+import { fullEnv } from '../helpers/upstream.js';
+import { connectClient, rawRequest, spawnHttpServer, waitFor } from './spawn-http.js';
+
+// SIGTERM while tool calls are in flight: a slow upstream on loopback (no sandbox: a spawned server's sandbox
+// faults are out of reach) keeps the calls busy while the signal arrives.
+
+const LANGUAGES = [{ language: 'english', type: 'hanaterm', method: 'sgmt', option: '+english +revert' }];
+const UPSTREAM_DELAY_MS = 1_500;
+const CALLS = 6;
+
+describe('graceful shutdown', () => {
+  let upstream: RecordingServer;
+
+  beforeAll(async () => {
+    upstream = await startRecordingServer();
+    upstream.setFallback({ status: 200, body: LANGUAGES, delayMs: UPSTREAM_DELAY_MS });
+  });
+  afterAll(async () => {
+    await upstream.close();
+  });
+
+  for (const mode of ['sessions', 'stateless'] as const) {
+    it(`${mode}: SIGTERM during in-flight calls lets them complete, then the process exits 0`, async () => {
+      upstream.reset();
+      upstream.setFallback({ status: 200, body: LANGUAGES, delayMs: UPSTREAM_DELAY_MS });
+      const server = await spawnHttpServer(mode === 'stateless' ? ['--stateless'] : [], fullEnv(upstream.url));
+      const clients = await Promise.all([1, 2].map(() => connectClient(server.url)));
+      const calls = Array.from({ length: CALLS }, (_, i) =>
+        clients[i % 2]!.client.callTool({ name: 'search_list_tokenizer_languages', arguments: {} }) as Promise<CallToolResult>,
+      );
+      await waitFor(() => upstream.requests.length === CALLS, 10_000, 'every call to reach the upstream');
+
+      const started = Date.now();
+      server.child.kill('SIGTERM');
+      // Stopped accepting: a new connection is refused while the calls are still running.
+      await waitFor(() => server.stderr().includes('SIGTERM received'), 5_000, 'the signal to be handled');
+      await expect(rawRequest(`${server.origin}/healthz`, { method: 'GET' })).rejects.toThrow();
+
+      const results = await Promise.all(calls);
+      for (const result of results) {
+        expect(result.isError, JSON.stringify(result.content)).toBeFalsy();
+        expect(result.structuredContent).toEqual({ languages: LANGUAGES });
+      }
+      expect(await server.exited).toBe(0);
+      expect(Date.now() - started).toBeLessThan(10_000);
+      for (const { client } of clients) await client.close().catch(() => {});
+    }, 30_000);
+  }
+
+  it('SIGINT with nothing in flight exits 0 at once', async () => {
+    const server = await spawnHttpServer(['--sandbox']);
+    const { client } = await connectClient(server.url); // holds a session and its GET stream open
+    const started = Date.now();
+    expect(await server.stop('SIGINT')).toBe(0);
+    expect(Date.now() - started).toBeLessThan(3_000);
+    await client.close().catch(() => {});
+  });
+});
