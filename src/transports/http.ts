@@ -172,6 +172,10 @@ export async function startHttpServer(create: () => McpServer, config: Config, r
     });
   } catch (error) {
     if (sweeper) clearInterval(sweeper);
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'EADDRINUSE' || code === 'EACCES' || code === 'EADDRNOTAVAIL') {
+      throw new StartupError(`cannot listen on ${options.host}:${options.port}: ${code} (${(error as Error).message})`);
+    }
     throw error;
   }
   const port = (server.address() as AddressInfo).port;
@@ -209,4 +213,9 @@ export async function startHttpServer(create: () => McpServer, config: Config, r
     close: () => (closing ??= shutdown()),
     closed,
   };
+}
+
+/** A start-up failure the user can fix (port taken, address not available): one line, no stack trace. */
+export class StartupError extends Error {
+  override name = 'StartupError';
 }
