@@ -5,7 +5,7 @@ export const checkAppName: Operation = {
   id: 'E9',
   name: 'bigdata_check_app_name',
   title: 'Check a big-data app name',
-  description: 'Checks that an app name is valid and free in the account; availableName false comes with a message.',
+  description: 'Checks that an app name is valid and free in the account.',
   service: 'bigdata',
   method: 'POST',
   path: '/api/v2/apps/checkAvailableName',
@@ -26,7 +26,7 @@ export const checkAppName: Operation = {
   output: z.looseObject({
     success: z.boolean().optional(),
     availableName: z.boolean().optional(),
-    message: z.string().optional(),
+    message: z.string().optional().describe('Why, when success or availableName is false'),
   }),
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true },
 };

@@ -5,7 +5,7 @@ export const runScanner: Operation = {
   id: 'E8',
   name: 'datacatalog_run_scanner',
   title: 'Run a data-catalog scanner',
-  description: 'Starts a new run of a data-catalog scanner on every call; returns status SCANNER_STARTING.',
+  description: 'Starts a new run of a data-catalog scanner on every call.',
   service: 'datacatalog',
   method: 'PUT',
   path: '/api/v1/catalogs/{catalogId}/scanners/{scannerId}/run-scanner',
@@ -17,7 +17,7 @@ export const runScanner: Operation = {
   output: z.looseObject({
     scannerId: z.number().optional(),
     name: z.string().optional(),
-    status: z.string().optional(),
+    status: z.string().optional().describe('SCANNER_STARTING once the run starts'),
   }),
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
 };

@@ -7,7 +7,7 @@ export const updateJobExecutionOptions: Operation = {
   name: 'dataflow_update_job_execution_options',
   title: 'Update data-flow job execution options',
   description:
-    "Replaces a data-flow job's execution options; returns the job.",
+    "Replaces a data-flow job's execution options.",
   service: 'dataflow',
   method: 'PUT',
   path: '/api/v1/jobs/{jobId}/executions',

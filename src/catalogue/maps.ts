@@ -10,8 +10,7 @@ export const reverseGeocode: Operation = {
   name: 'maps_reverse_geocode',
   title: 'Reverse geocode coordinates (Korea)',
   description:
-    'Converts a coordinate in Korea to dong codes and land-lot/road addresses. ' +
-    'Status 3 (no results, e.g. at sea) is a normal answer. JSON unless output is xml (text).',
+    'Converts a coordinate in Korea to dong codes and land-lot/road addresses (status 3: none, e.g. at sea).',
   service: 'maps',
   method: 'GET',
   path: '/map-reversegeocode/v2/gc',
@@ -31,7 +30,7 @@ export const reverseGeocode: Operation = {
         .regex(new RegExp(`^${ORDER}(?:,${ORDER})*$`), `must be a comma list of ${ORDER_TYPES.join(', ')}`)
         .optional()
         .describe('Results in this order; default legalcode,admcode'),
-      output: z.enum(['json', 'xml']).default('json'),
+      output: z.enum(['json', 'xml']).default('json').describe('xml comes back as text'),
       callback: z
         .string()
         .regex(/^[A-Za-z_$][\w$.]{0,63}$/, 'must be a JavaScript identifier')

@@ -7,7 +7,7 @@ export const getDefaultSchema: Operation = {
   name: 'recommendation_get_default_schema',
   title: 'Get a default recommendation schema',
   description:
-    'Default schema of a dataset type: user (age, gender…), item (price, category…) or interaction (user-item history).',
+    'Default schema (fields, types) of a dataset type: user, item or interaction (user-item history).',
   service: 'recommendation',
   method: 'GET',
   path: '/api/v1/schemas/default',

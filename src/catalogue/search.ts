@@ -48,7 +48,7 @@ export const listTokenizerLanguages: Operation = {
   id: 'E14',
   name: 'search_list_tokenizer_languages',
   title: 'List search tokenizer languages',
-  description: 'Lists morphological-analysis languages with their index processor type, method and option.',
+  description: 'Lists morphological-analysis languages and their index processor settings.',
   service: 'search',
   method: 'GET',
   path: '/CloudSearch/real/v1/tokenizer',

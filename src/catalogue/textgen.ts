@@ -12,8 +12,7 @@ export const createCompletion: Operation = {
   name: 'textgen_create_completion',
   title: 'Generate a text completion',
   description:
-    'Continues a prompt. result.text is prompt + output; stopReason length, end_token or stop_before; ' +
-    'aiFilters score 0 high, 1 medium, 2 low.',
+    'Generates a completion of a prompt with a text-generation model.',
   service: 'textgen',
   method: 'POST',
   path: '/testapp/v1/completions/{model}',
@@ -37,14 +36,14 @@ export const createCompletion: Operation = {
     status: z.looseObject({ code: z.string(), message: z.string().optional() }).optional(),
     result: z
       .looseObject({
-        text: z.string().optional(),
-        stopReason: z.string().optional(),
+        text: z.string().optional().describe('Prompt plus generated text'),
+        stopReason: z.string().optional().describe('length, end_token or stop_before'),
         inputLength: z.number().optional(),
         outputLength: z.number().optional(),
         inputTokens: z.array(z.string()).optional(),
         outputTokens: z.array(z.string()).optional(),
         aiFilters: z
-          .array(z.looseObject({ groupName: z.string(), name: z.string(), score: z.string() }))
+          .array(z.looseObject({ groupName: z.string(), name: z.string(), score: z.string().describe('0 high, 1 medium, 2 low') }))
           .optional(),
       })
       .optional(),

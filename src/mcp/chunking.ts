@@ -54,11 +54,13 @@ function spanRanges(text: string): Range[] {
 
 const insideSpan = (offset: number, spans: readonly Range[]) => spans.some(([s, e]) => s < offset && offset < e);
 
-const SENTENCES = new Intl.Segmenter(undefined, { granularity: 'sentence' });
+/** Created on first use, not at start-up (it costs ~6 ms, and only the workflow tool and prompts chunk text). */
+let sentences: Intl.Segmenter | undefined;
 
 /** Sentence boundaries (Unicode sentence segmentation, which knows CJK sentence marks and line breaks). */
 function sentenceBreaks(text: string): number[] {
-  return [...SENTENCES.segment(text)].map((s) => s.index + s.segment.length);
+  sentences ??= new Intl.Segmenter(undefined, { granularity: 'sentence' });
+  return [...sentences.segment(text)].map((s) => s.index + s.segment.length);
 }
 
 /** The text cut at the given boundaries (offsets within `text`), skipping any that fall inside a span. */
