@@ -2,6 +2,7 @@
 // Type checking is `npm run typecheck`; this step only transpiles.
 import { build } from 'esbuild';
 import { chmod, rm } from 'node:fs/promises';
+import { STARTUP_PLUGINS } from './build-plugins.mjs';
 
 await rm('dist', { recursive: true, force: true });
 await build({
@@ -12,6 +13,11 @@ await build({
   format: 'esm',
   platform: 'node',
   target: 'node20',
+  // Start-up time goes into compiling the bundle: minified, there is half as much to read (names are kept in the
+  // source map: node --enable-source-maps dist/cli.js).
+  minify: true,
+  // Loads undici and ajv on first use rather than at start-up (see build-plugins.mjs and BENCHMARKS.md).
+  plugins: STARTUP_PLUGINS,
   sourcemap: 'linked',
   legalComments: 'linked',
   chunkNames: 'chunks/[name]-[hash]',

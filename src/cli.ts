@@ -51,7 +51,17 @@ function onShutdownSignal(handler: (signal: string) => void): void {
   for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => handler(signal));
 }
 
-main().catch((error: unknown) => {
-  process.stderr.write(`svc-platform-mcp: fatal: ${(error as Error)?.stack ?? String(error)}\n`);
-  process.exit(1);
-});
+const run = () =>
+  main().catch((error: unknown) => {
+    const oneLine = (error as Error)?.name === 'StartupError';
+    process.stderr.write(`svc-platform-mcp: ${oneLine ? (error as Error).message : `fatal: ${(error as Error)?.stack ?? String(error)}`}\n`);
+    process.exit(1);
+  });
+
+// Under `node --build-snapshot` (bench/build-variants.mjs makes a V8 start-up snapshot of this module), start when the
+// snapshot is loaded, not while it is being built.
+if (process.execArgv.includes('--build-snapshot')) {
+  process.getBuiltinModule('node:v8').startupSnapshot.setDeserializeMainFunction(run);
+} else {
+  void run();
+}

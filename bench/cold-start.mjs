@@ -1,0 +1,145 @@
+// Cold start: spawn -> initialize -> tools/list over stdio, for the floor (bare node with canned answers), a minimal
+// one-tool server on the same SDK (unbundled and bundled) and ours (dist/cli.js). Rounds are interleaved and each
+// round visits the targets in a random order, so that noise from other work on the machine hits every target alike.
+import { spawn } from 'node:child_process';
+import { performance } from 'node:perf_hooks';
+import { INITIALIZE, INITIALIZED, LineClient, TOOLS_LIST } from './lib/jsonrpc-lines.mjs';
+import { stop } from './lib/proc.mjs';
+import { CLI, ensureDistCopy } from './lib/servers.mjs';
+import { buildAll } from './build-variants.mjs';
+import { ROOT, cliOptions, isMain, saveJson } from './lib/results.mjs';
+import { median, round, shuffled, summary, table } from './lib/stats.mjs';
+
+export function defaultTargets(builds) {
+  const targets = [
+    { name: 'floor', what: 'bare node, canned answers', args: [`${ROOT}bench/fixtures/floor-server.mjs`] },
+    { name: 'sdk-minimal', what: 'McpServer + 1 tool on the same SDK, from node_modules', args: [`${ROOT}bench/fixtures/minimal-sdk-server.mjs`] },
+    { name: 'sdk-minimal-bundled', what: 'the same, esbuild bundle (minified)', args: [builds.minimal] },
+    ...(builds.steps ?? []).map((step) => ({ name: step.name, what: step.what, args: [step.file] })),
+    { name: 'ours', what: '+ English-only zod locales = dist/cli.js, the shipped build', args: [CLI] },
+  ];
+  // The placeholder argument stands where the script path would be: with a snapshot, argv[1] is the first argument.
+  if (builds.snapshot) targets.push({ name: 'ours-snapshot', what: 'V8 start-up snapshot of the same (not shipped)', args: ['--snapshot-blob', builds.snapshot, 'svc-platform-mcp'] });
+  return targets;
+}
+
+/** One cold start: ms from spawn to the tools/list answer, and to the initialize answer. */
+export async function coldStart(target) {
+  const started = performance.now();
+  const child = spawn(process.execPath, target.args, {
+    cwd: ROOT,
+    stdio: ['pipe', 'pipe', 'pipe'],
+    env: { PATH: process.env.PATH, HOME: process.env.HOME, ...target.env },
+  });
+  let stderr = '';
+  child.stderr.on('data', (c) => (stderr += c));
+  const client = new LineClient(child);
+  try {
+    const init = await client.request(INITIALIZE);
+    const initMs = performance.now() - started;
+    if (init.message.error) throw new Error(`initialize failed: ${JSON.stringify(init.message.error)}`);
+    client.send(INITIALIZED);
+    const list = await client.request(TOOLS_LIST);
+    const listMs = performance.now() - started;
+    if (!list.message.result?.tools?.length) throw new Error(`tools/list failed: ${JSON.stringify(list.message).slice(0, 300)}`);
+    return { initMs, listMs, tools: list.message.result.tools.length };
+  } catch (error) {
+    throw new Error(`${target.name}: ${error.message}\n${stderr}`);
+  } finally {
+    await stop(child);
+  }
+}
+
+/** The first tools/call after start (against the sandbox): what loading undici on first use moves there. */
+export async function firstCall(target) {
+  const child = spawn(process.execPath, [...target.args, '--sandbox'], { cwd: ROOT, stdio: ['pipe', 'pipe', 'pipe'], env: { PATH: process.env.PATH, HOME: process.env.HOME } });
+  child.stderr.resume();
+  const client = new LineClient(child);
+  try {
+    await client.request(INITIALIZE);
+    client.send(INITIALIZED);
+    await client.request(TOOLS_LIST);
+    const times = [];
+    for (let id = 3; id < 5; id++) {
+      const t = performance.now();
+      const { message } = await client.request({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'search_list_tokenizer_languages', arguments: {} } });
+      times.push(performance.now() - t);
+      if (message.error || message.result?.isError) throw new Error(`${target.name}: ${JSON.stringify(message).slice(0, 300)}`);
+    }
+    return times;
+  } finally {
+    await stop(child);
+  }
+}
+
+export async function run({ runs = 20, targets, firstCallRuns = 10 } = {}) {
+  let builds = {};
+  await ensureDistCopy();
+  if (!targets) {
+    builds = await buildAll();
+    targets = defaultTargets(builds);
+  }
+  for (const t of targets) await coldStart(t); // warm the file system cache; not counted
+  const times = Object.fromEntries(targets.map((t) => [t.name, []]));
+  const init = Object.fromEntries(targets.map((t) => [t.name, []]));
+  for (let round = 0; round < runs; round++) {
+    for (const t of shuffled(targets)) {
+      const r = await coldStart(t);
+      times[t.name].push(r.listMs);
+      init[t.name].push(r.initMs);
+    }
+  }
+  const floor = median(times.floor);
+  const rows = targets.map((t) => ({
+    name: t.name,
+    what: t.what,
+    toolsListMs: summary(times[t.name]),
+    initializeMs: summary(init[t.name]),
+    ratioToFloor: round(median(times[t.name]) / floor, 2),
+  }));
+  // First call after start, for the build before and after the start-up work.
+  const firstCallTargets = targets.filter((t) => t.name === 'ours' || t.name === 'ours-before');
+  const first = Object.fromEntries(firstCallTargets.map((t) => [t.name, { first: [], second: [] }]));
+  for (let i = 0; i < (firstCallTargets.length ? firstCallRuns : 0); i++) {
+    for (const t of shuffled(firstCallTargets)) {
+      const [a, b] = await firstCall(t);
+      first[t.name].first.push(a);
+      first[t.name].second.push(b);
+    }
+  }
+  const firstCalls = Object.entries(first).map(([name, v]) => ({ name, firstMs: summary(v.first), secondMs: summary(v.second) }));
+  const json = { runs, floorMs: round(floor), targets: rows, firstCalls, snapshotError: builds.snapshotError, raw: times };
+  const markdown = [
+    `### Cold start (spawn → initialize → tools/list over stdio), median of ${runs} interleaved runs`,
+    '',
+    table(
+      ['target', 'what', 'median ms', 'p90 ms', '× floor'],
+      rows.map((r) => [r.name, r.what, r.toolsListMs.p50.toFixed(1), r.toolsListMs.p90.toFixed(1), r.ratioToFloor.toFixed(2)]),
+    ),
+    ...(firstCalls.length
+      ? [
+          '',
+          `First and second tools/call after start (\`--sandbox\`, median of ${firstCallRuns}): ` +
+            firstCalls.map((f) => `${f.name} ${f.firstMs.p50.toFixed(1)} ms then ${f.secondMs.p50.toFixed(1)} ms`).join('; ') +
+            '.',
+        ]
+      : []),
+    ...(builds.snapshotError ? ['', `_Snapshot not built: ${builds.snapshotError.split('\n').find((l) => l.trim()) ?? ''}_`] : []),
+  ].join('\n');
+  return { name: 'cold-start', json, markdown };
+}
+
+if (isMain(import.meta.url)) {
+  const opts = cliOptions();
+  let targets;
+  if (opts.target) {
+    // --target name=file.js [--target ...]: compare extra builds against the floor (for experiments)
+    targets = [defaultTargets({})[0], ...[].concat(opts.target).map((spec) => {
+      const [name, ...args] = spec.split(/[=\s]/);
+      return { name, what: args.join(' '), args };
+    })];
+  }
+  const result = await run({ runs: Number(opts.runs ?? 20), targets });
+  if (!opts.target) await saveJson(result.name, result.json);
+  console.log(result.markdown);
+}

@@ -1,0 +1,42 @@
+// Small statistics helpers shared by the benchmarks. Times are in milliseconds.
+
+export function median(values) {
+  return percentile(values, 50);
+}
+
+/** Nearest-rank percentile (p in 0..100) of a list of numbers; NaN for an empty list. */
+export function percentile(values, p) {
+  if (values.length === 0) return NaN;
+  const sorted = [...values].sort((a, b) => a - b);
+  const rank = Math.ceil((p / 100) * sorted.length);
+  return sorted[Math.min(sorted.length - 1, Math.max(0, rank - 1))];
+}
+
+export function summary(values) {
+  return {
+    n: values.length,
+    min: round(Math.min(...values)),
+    p50: round(percentile(values, 50)),
+    p90: round(percentile(values, 90)),
+    p99: round(percentile(values, 99)),
+    max: round(Math.max(...values)),
+  };
+}
+
+export const round = (x, digits = 3) => (Number.isFinite(x) ? Number(x.toFixed(digits)) : x);
+
+/** Fisher-Yates, for interleaving the order of targets in each round. */
+export function shuffled(items) {
+  const out = [...items];
+  for (let i = out.length - 1; i > 0; i--) {
+    const j = Math.floor(Math.random() * (i + 1));
+    [out[i], out[j]] = [out[j], out[i]];
+  }
+  return out;
+}
+
+/** A Markdown table from a header row and rows of cells. */
+export function table(header, rows) {
+  const line = (cells) => `| ${cells.join(' | ')} |`;
+  return [line(header), line(header.map(() => '---')), ...rows.map(line)].join('\n');
+}

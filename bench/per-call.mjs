@@ -1,0 +1,170 @@
+// Per-call overhead: a tool call through MCP against the sandbox, minus the same upstream request sent directly with
+// undici (the floor: signing + HTTP to the sandbox + reading the answer, in this process). Each MCP target runs in
+// its own server process; its floor is measured against that process's sandbox, in interleaved blocks.
+import { performance } from 'node:perf_hooks';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { Agent, request } from 'undici';
+import { INITIALIZE, INITIALIZED, LineClient } from './lib/jsonrpc-lines.mjs';
+import { RawHttpSession } from './lib/mcp-http-raw.mjs';
+import { stop, waitForStderr } from './lib/proc.mjs';
+import { ROOT, cliOptions, isMain, saveJson } from './lib/results.mjs';
+import { CLI, SANDBOX_LINE, benchEnv, ensureDistCopy, httpAvailable, startCli } from './lib/servers.mjs';
+import { gatewayHeaders } from './lib/sign.mjs';
+import { round, shuffled, summary, table } from './lib/stats.mjs';
+
+export const TOOL = 'search_list_tokenizer_languages';
+export const TOOL_PATH = '/CloudSearch/real/v1/tokenizer';
+
+/** The floor: the request the tool sends, signed here and sent with undici over a keep-alive connection. */
+export function directCaller(sandboxUrl) {
+  const dispatcher = new Agent({ connections: 8 });
+  const base = new URL(sandboxUrl);
+  const uri = `${base.pathname.replace(/\/$/, '')}${TOOL_PATH}`;
+  const url = `${base.origin}${uri}`;
+  return {
+    async call() {
+      const res = await request(url, { method: 'GET', headers: gatewayHeaders('GET', uri), dispatcher });
+      const text = await res.body.text();
+      if (res.statusCode !== 200) throw new Error(`direct: HTTP ${res.statusCode} ${text.slice(0, 200)}`);
+      JSON.parse(text);
+    },
+    close: () => dispatcher.close(),
+  };
+}
+
+/** stdio, newline-delimited JSON-RPC written by the bench: what the server itself adds. */
+async function stdioRaw() {
+  const { child, sandboxUrl } = await startCli(['--sandbox']);
+  const lines = new LineClient(child);
+  await lines.request(INITIALIZE);
+  lines.send(INITIALIZED);
+  let id = 100;
+  return {
+    name: 'stdio (raw JSON-RPC)',
+    sandboxUrl,
+    async call() {
+      const { message } = await lines.request({ jsonrpc: '2.0', id: id++, method: 'tools/call', params: { name: TOOL, arguments: {} } });
+      if (message.error || message.result?.isError) throw new Error(JSON.stringify(message).slice(0, 300));
+    },
+    close: () => stop(child),
+  };
+}
+
+/** stdio through the SDK's own Client, as an agent host would call it (includes the client's own work). */
+async function stdioSdk() {
+  const transport = new StdioClientTransport({ command: process.execPath, args: [CLI, '--sandbox'], cwd: ROOT, env: benchEnv(), stderr: 'pipe' });
+  const sandbox = waitForStderr({ stderr: transport.stderr, once() {}, off() {} }, SANDBOX_LINE);
+  const client = new Client({ name: 'bench', version: '0' });
+  await client.connect(transport);
+  const sandboxUrl = (await sandbox)[1];
+  transport.stderr.resume();
+  return {
+    name: 'stdio (SDK Client)',
+    sandboxUrl,
+    async call() {
+      const result = await client.callTool({ name: TOOL, arguments: {} });
+      if (result.isError) throw new Error(JSON.stringify(result).slice(0, 300));
+    },
+    close: () => client.close(),
+  };
+}
+
+async function httpRaw(stateless) {
+  const { child, sandboxUrl, mcpUrl } = await startCli(['--http', '--sandbox', '--port', '0', ...(stateless ? ['--stateless'] : [])]);
+  const dispatcher = new Agent({ connections: 8 });
+  const session = await new RawHttpSession(mcpUrl, dispatcher).open();
+  return {
+    name: `HTTP ${stateless ? 'stateless' : 'session'} (raw)`,
+    sandboxUrl,
+    call: () => session.call(TOOL),
+    async close() {
+      await session.close();
+      await dispatcher.close();
+      await stop(child);
+    },
+  };
+}
+
+async function httpSdk() {
+  const { child, sandboxUrl, mcpUrl } = await startCli(['--http', '--sandbox', '--port', '0']);
+  const client = new Client({ name: 'bench', version: '0' });
+  const transport = new StreamableHTTPClientTransport(new URL(mcpUrl));
+  await client.connect(transport);
+  return {
+    name: 'HTTP session (SDK Client)',
+    sandboxUrl,
+    async call() {
+      const result = await client.callTool({ name: TOOL, arguments: {} });
+      if (result.isError) throw new Error(JSON.stringify(result).slice(0, 300));
+    },
+    async close() {
+      await transport.terminateSession().catch(() => {});
+      await client.close();
+      await stop(child);
+    },
+  };
+}
+
+async function timeCalls(fn, n, into) {
+  for (let i = 0; i < n; i++) {
+    const t = performance.now();
+    await fn();
+    into.push(performance.now() - t);
+  }
+}
+
+/** One target against its floor: `calls` of each, in `blocks` interleaved blocks, after a warm-up. */
+async function measure(target, { calls, blocks, warmup }) {
+  const direct = directCaller(target.sandboxUrl);
+  const times = { mcp: [], direct: [] };
+  try {
+    await timeCalls(target.call, warmup, []);
+    await timeCalls(direct.call, warmup, []);
+    const perBlock = Math.ceil(calls / blocks);
+    for (let b = 0; b < blocks; b++) {
+      for (const which of shuffled(['mcp', 'direct'])) await timeCalls(which === 'mcp' ? target.call : direct.call, perBlock, times[which]);
+    }
+  } finally {
+    await direct.close();
+    await target.close();
+  }
+  const mcp = summary(times.mcp);
+  const floor = summary(times.direct);
+  return {
+    target: target.name,
+    mcpMs: mcp,
+    floorMs: floor,
+    overheadP50Ms: round(mcp.p50 - floor.p50),
+    overheadP99Ms: round(mcp.p99 - floor.p99),
+    ratioP50: round(mcp.p50 / floor.p50, 2),
+  };
+}
+
+export async function run({ calls = 300, blocks = 10, warmup = 50, http } = {}) {
+  await ensureDistCopy();
+  http ??= await httpAvailable();
+  const factories = [stdioRaw, stdioSdk];
+  if (http) factories.push(() => httpRaw(false), () => httpRaw(true), httpSdk);
+  const rows = [];
+  for (const factory of factories) rows.push(await measure(await factory(), { calls, blocks, warmup }));
+  const json = { tool: TOOL, calls, blocks, warmup, http, rows };
+  const markdown = [
+    `### Per-call overhead (\`${TOOL}\` against the sandbox, ${calls} calls each, interleaved with the direct request)`,
+    '',
+    table(
+      ['path', 'p50 ms', 'p99 ms', 'floor p50 ms', 'floor p99 ms', 'overhead p50 ms', 'overhead p99 ms'],
+      rows.map((r) => [r.target, r.mcpMs.p50.toFixed(2), r.mcpMs.p99.toFixed(2), r.floorMs.p50.toFixed(2), r.floorMs.p99.toFixed(2), r.overheadP50Ms.toFixed(2), r.overheadP99Ms.toFixed(2)]),
+    ),
+    ...(http ? [] : ['', '_HTTP rows skipped: `node dist/cli.js --http` did not start._']),
+  ].join('\n');
+  return { name: 'per-call', json, markdown };
+}
+
+if (isMain(import.meta.url)) {
+  const opts = cliOptions();
+  const result = await run({ calls: Number(opts.calls ?? 300), http: opts.http === undefined ? undefined : opts.http === 'true' });
+  await saveJson(result.name, result.json);
+  console.log(result.markdown);
+}

@@ -1,0 +1,70 @@
+// `npm run bench`: builds (npm script), then runs every benchmark in turn and writes bench/results/<name>.json and
+// bench/results/summary.md. Options: --quick (fewer runs, for a smoke test), --only name[,name].
+import { writeFile } from 'node:fs/promises';
+import { performance } from 'node:perf_hooks';
+import * as coldStart from './cold-start.mjs';
+import * as contextCost from './context-cost.mjs';
+import * as httpLoad from './http-load.mjs';
+import * as perCall from './per-call.mjs';
+import { machine } from './lib/machine.mjs';
+import { RESULTS, cliOptions, saveJson } from './lib/results.mjs';
+import { httpAvailable } from './lib/servers.mjs';
+import { table } from './lib/stats.mjs';
+
+const opts = cliOptions();
+const quick = opts.quick === 'true';
+const only = opts.only ? String(opts.only).split(',') : undefined;
+const started = performance.now();
+const http = await httpAvailable();
+
+const benches = [
+  ['context-cost', () => contextCost.run()],
+  ['cold-start', () => coldStart.run({ runs: quick ? 5 : 20 })],
+  ['per-call', () => perCall.run({ calls: quick ? 60 : 300, warmup: quick ? 20 : 50, http })],
+  ['http-load', () => httpLoad.run({ durationMs: quick ? 1000 : 3000, levels: [1, 8, 32, 128], http })],
+];
+
+const results = {};
+for (const [name, bench] of benches) {
+  if (only && !only.includes(name)) continue;
+  const t = performance.now();
+  process.stderr.write(`bench: ${name}…\n`);
+  const result = await bench();
+  await saveJson(result.name, result.json);
+  results[name] = result;
+  process.stderr.write(`bench: ${name} done in ${((performance.now() - t) / 1000).toFixed(1)} s\n`);
+}
+
+const m = machine();
+const verdicts = targets(results);
+const summary = [
+  '# Benchmark summary',
+  '',
+  `${new Date().toISOString()} · ${m.nproc} CPUs (${m.cpu}) · ${m.memoryGiB} GiB · node ${m.node} · ${m.platform} · load average at the end ${m.loadavg.join(' ')}`,
+  `${quick ? 'Quick run (--quick): few repetitions, indicative only. ' : ''}Total ${((performance.now() - started) / 1000).toFixed(0)} s.`,
+  '',
+  ...(verdicts.length ? ['## Targets (issue 6)', '', table(['target', 'measured', 'met'], verdicts), ''] : []),
+  ...Object.values(results).flatMap((r) => [r.markdown, '']),
+].join('\n');
+await writeFile(`${RESULTS}summary.md`, summary);
+console.log(summary);
+
+function targets(r) {
+  const rows = [];
+  const cold = r['cold-start']?.json.targets;
+  if (cold) {
+    const by = Object.fromEntries(cold.map((t) => [t.name, t.ratioToFloor]));
+    rows.push([
+      'cold start below the minimal one-tool SDK server',
+      `ours ${by.ours}× floor; minimal ${by['sdk-minimal']}× (bundled ${by['sdk-minimal-bundled']}×)`,
+      by.ours < by['sdk-minimal'] ? (by.ours < by['sdk-minimal-bundled'] ? 'yes (both)' : 'unbundled only') : 'no',
+    ]);
+    if (by['ours-snapshot']) rows.push(['cold start near 3× the floor (snapshot, not shipped)', `${by['ours-snapshot']}×`, by['ours-snapshot'] <= 3 ? 'yes' : 'no']);
+    rows.push(['cold start near 3× the floor (shipped)', `${by.ours}×`, by.ours <= 3 ? 'yes' : 'no']);
+  }
+  const ctx = r['context-cost']?.json;
+  if (ctx) rows.push(['model-visible tools/list ≤ 12 KB', `${ctx.modelVisibleBytes} bytes (${ctx.tools} tools)`, ctx.modelVisibleBytes <= ctx.budgetBytes ? 'yes' : `no (+${ctx.modelVisibleBytes - ctx.budgetBytes})`]);
+  const stdio = r['per-call']?.json.rows.find((x) => x.target.startsWith('stdio (raw'));
+  if (stdio) rows.push(['per-call overhead over stdio ≤ 1 ms p50', `${stdio.overheadP50Ms} ms`, stdio.overheadP50Ms <= 1 ? 'yes' : 'no']);
+  return rows;
+}
