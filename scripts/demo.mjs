@@ -73,7 +73,7 @@ await call('App name breaking the naming rule', 'bigdata_check_app_name', { acco
 
 if (tools.some((t) => t.name === 'translate_and_summarize')) {
   console.log(`\n${bold('Translate-and-summarize flow (one tool call, progress reported):')}`);
-  const text = '안녕하세요. 감사합니다. 역이 어디에 있습니까? '.repeat(4);
+  const text = '안녕하세요. 만나서 반갑습니다. 회의는 오후 3시에 시작합니다. 회의 자료를 보내 주세요. 감사합니다. ';
   const result = await client.callTool(
     { name: 'translate_and_summarize', arguments: { text, target: 'en' } },
     undefined,

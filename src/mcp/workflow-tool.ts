@@ -96,6 +96,7 @@ export function translateAndSummarizeTool(deps: ExecutorDeps, secrets: readonly 
         for (const [i, chunk] of chunks.entries()) {
           step = chunks.length === 1 ? 'translate' : `translate chunk ${i + 1} of ${chunks.length}`;
           stopIfCancelled(extra.signal);
+          await progress(i, `translating chunk ${i + 1} of ${chunks.length}`);
           const text = chunk.trim();
           const trailing = chunk.slice(chunk.trimEnd().length);
           const answer = translation(
@@ -109,12 +110,15 @@ export function translateAndSummarizeTool(deps: ExecutorDeps, secrets: readonly 
           );
           detected ??= answer.srcLangType;
           pieces.push(answer.translatedText + trailing);
-          await progress(i + 1, `translated chunk ${i + 1} of ${chunks.length}`);
         }
         const translated = pieces.join('').trim();
 
         step = 'summarize';
         stopIfCancelled(extra.signal);
+        // Each step is reported when it starts (progress = steps done so far): a notification sent right before the
+        // result can reach the client in the same read as the result, after which the SDK client has already
+        // dropped the progress handler.
+        await progress(chunks.length, 'summarizing');
         const language = LANGUAGE_NAMES[args.target];
         const prompt = summaryPrompt(translated, language, args.length);
         const completion = completionOf(
@@ -126,7 +130,6 @@ export function translateAndSummarizeTool(deps: ExecutorDeps, secrets: readonly 
             record,
           ),
         );
-        await progress(total, 'summarized');
 
         result = structured(
           {

@@ -108,13 +108,13 @@ describe('translate_and_summarize tool', () => {
 
     expect(completions()).toHaveLength(1);
     expect(completions()[0]).toMatchObject({ maxTokens: 120 });
-    expect(progress.map((p) => [p.progress, p.total])).toEqual([
-      [1, 4],
-      [2, 4],
-      [3, 4],
-      [4, 4],
+    // Each step is reported when it starts (progress = steps done, strictly increasing); the result ends the flow.
+    expect(progress.map((p) => [p.progress, p.total, p.message])).toEqual([
+      [0, 4, 'translating chunk 1 of 3'],
+      [1, 4, 'translating chunk 2 of 3'],
+      [2, 4, 'translating chunk 3 of 3'],
+      [3, 4, 'summarizing'],
     ]);
-    expect(progress[0]!.message).toBe('translated chunk 1 of 3');
   });
 
   it('sends no progress notifications when none were asked for', async () => {
@@ -132,8 +132,9 @@ describe('translate_and_summarize tool', () => {
       undefined,
       {
         signal: controller.signal,
-        onprogress: () => {
-          if (controller.signal.aborted) return;
+        // Abort when the second chunk starts, i.e. after one translation came back.
+        onprogress: (p) => {
+          if (controller.signal.aborted || p.progress < 1) return;
           atAbort = translations().length;
           controller.abort();
         },
