@@ -58,3 +58,9 @@ export const GATEWAY_ERROR_CODES: Readonly<Record<string, string>> = {
 /** Gateway codes worth another attempt after a pause. */
 export const RETRYABLE_GATEWAY_CODES = new Set(['410', '420', '510']);
 export const RETRYABLE_HTTP_STATUSES = new Set([429, 502, 503, 504]);
+
+/** Any error as a ToolFailure: a bug of ours still becomes a tool error, never a crash or a protocol error. */
+export function asToolFailure(error: unknown): ToolFailure {
+  if (error instanceof ToolFailure) return error;
+  return new ToolFailure('unexpected_response', `internal error: ${(error as Error)?.message ?? String(error)}`);
+}

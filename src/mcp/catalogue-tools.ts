@@ -1,6 +1,6 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { Operation } from '../catalogue/types.js';
-import { ToolFailure } from '../gateway/errors.js';
+import { asToolFailure } from '../gateway/errors.js';
 import { execute, type CallRecord, type ExecutorDeps } from '../gateway/executor.js';
 import { toJsonSchema } from './json-schema.js';
 import { redact } from './redact.js';
@@ -45,10 +45,7 @@ export function catalogueTool(
             ? { content: [{ type: 'text', text: redact(answer.value, secrets) }] }
             : jsonResult(answer.value, secrets);
       } catch (error) {
-        const failure =
-          error instanceof ToolFailure
-            ? error
-            : new ToolFailure('unexpected_response', `internal error: ${(error as Error).message ?? String(error)}`);
+        const failure = asToolFailure(error);
         outcome = failure.code;
         result = errorResult(redact(`${op.name} failed [${failure.code}]: ${failure.message}`, secrets));
       }

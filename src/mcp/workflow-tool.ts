@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { LANGUAGE_CODES, LANGUAGE_NAMES, SOURCE_CODES, isSupportedPair, targetsOf } from '../catalogue/languages.js';
 import { createCompletion } from '../catalogue/textgen.js';
 import { translateText } from '../catalogue/translation.js';
-import { ToolFailure } from '../gateway/errors.js';
+import { ToolFailure, asToolFailure } from '../gateway/errors.js';
 import { execute, type CallRecord, type ExecutorDeps } from '../gateway/executor.js';
 import type { Outcome } from '../gateway/response.js';
 import { formatIssues } from '../gateway/validation.js';
@@ -147,10 +147,7 @@ export function translateAndSummarizeTool(deps: ExecutorDeps, secrets: readonly 
           secrets,
         );
       } catch (error) {
-        const failure =
-          error instanceof ToolFailure
-            ? error
-            : new ToolFailure('unexpected_response', `internal error: ${(error as Error).message ?? String(error)}`);
+        const failure = asToolFailure(error);
         outcome = failure.code;
         result = errorResult(
           redact(`${WORKFLOW_TOOL_NAME} failed at step "${step}" [${failure.code}]: ${failure.message}`, secrets),
