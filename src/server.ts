@@ -9,9 +9,9 @@ import { registerPrompts } from './mcp/prompts.js';
 import { registerResources } from './mcp/resources.js';
 import { registerTools, type ToolHandler } from './mcp/tool-registry.js';
 import { translateAndSummarizeTool } from './mcp/workflow-tool.js';
+import { SERVER_NAME, SERVER_VERSION } from './version.js';
 
-export const SERVER_NAME = 'svc-platform-mcp';
-export const SERVER_VERSION = '0.1.0';
+export { SERVER_NAME, SERVER_VERSION } from './version.js';
 
 export interface ServerDeps {
   dispatcher: Dispatcher;

@@ -8,6 +8,7 @@ import { MAX_RESPONSE_BYTES } from './http.js';
 import { buildRequest, type BuiltRequest } from './request.js';
 import { interpretResponse, type Outcome, type RawResponse } from './response.js';
 import { formatIssues } from './validation.js';
+import { USER_AGENT } from '../version.js';
 
 export interface ExecutorDeps {
   config: Pick<Config, 'serviceUrls' | 'credentials' | 'streamingRegion' | 'timeoutMs'>;
@@ -53,7 +54,9 @@ export async function execute(
     try {
       const headers = {
         ...authHeaders(credential, { method: built.method, uri: built.uri, now: deps.now(), requestId: deps.requestId() }),
-        accept: 'application/json',
+        // XML and JSONP answers (E5) must not be refused for an Accept header.
+        accept: op.mayAnswerText ? '*/*' : 'application/json',
+        'user-agent': USER_AGENT,
         ...(built.body !== undefined ? { 'content-type': 'application/json' } : {}),
       };
       const raw = await send(built, headers, deps, deadline, signal);

@@ -25,6 +25,16 @@ describe('generated documentation', () => {
   });
 });
 
+describe('versions', () => {
+  it('the server, package.json and manifest.json carry the same name and version', async () => {
+    const { SERVER_NAME, SERVER_VERSION } = await import('../../src/version.js');
+    const pkg = JSON.parse(readFileSync('package.json', 'utf8')) as { name: string; version: string };
+    const manifest = JSON.parse(readFileSync('manifest.json', 'utf8')) as { name: string; version: string };
+    expect([SERVER_NAME, SERVER_VERSION]).toEqual([pkg.name, pkg.version]);
+    expect([manifest.name, manifest.version]).toEqual([pkg.name, pkg.version]);
+  });
+});
+
 describe('manifest.json', () => {
   it('validates with mcpb', async () => {
     const { execFileSync } = await import('node:child_process');

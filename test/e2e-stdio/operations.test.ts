@@ -265,6 +265,7 @@ describe('E5 maps_reverse_geocode', () => {
     );
     expect(req.headers['x-svc-apigw-api-key-id']).toBe(CREDENTIALS.SVC_CLIENT_ID);
     expect(req.headers['x-svc-apigw-api-key']).toBe(CREDENTIALS.SVC_CLIENT_SECRET);
+    expect(req.headers.accept).toBe('*/*');
     expectNoSignature(req);
     expectJsonResult(result, geocode);
   });
@@ -279,6 +280,9 @@ describe('E5 maps_reverse_geocode', () => {
     const { path, query } = splitUrl(req.url);
     expect(path).toBe('/map-reversegeocode/v2/gc');
     expect(query).toEqual(['coords=127.1054%2C37.3595', 'output=xml']);
+    // An operation that may answer XML or JSONP does not ask for JSON only.
+    expect(req.headers.accept).toBe('*/*');
+    expect(req.headers['user-agent']).toBe('svc-platform-mcp/0.1.0');
     expect(result.structuredContent).toBeUndefined();
     expect(result.content).toEqual([{ type: 'text', text: xml }]);
   });
