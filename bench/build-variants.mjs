@@ -5,7 +5,7 @@
 import { execFileSync } from 'node:child_process';
 import { mkdir, rm } from 'node:fs/promises';
 import { build } from 'esbuild';
-import { STARTUP_PLUGINS, lazyAjv, lazyUndici } from '../scripts/build-plugins.mjs';
+import { STARTUP_PLUGINS, englishZodLocales, lazyUndici, precomputedToolDefinitions, withoutAjv } from '../scripts/build-plugins.mjs';
 import { BUILD, ROOT } from './lib/results.mjs';
 const REQUIRE_BANNER = "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);";
 
@@ -34,7 +34,8 @@ export const STEPS = [
   { name: 'ours-before', what: 'our bundle as first built: no minify, everything loaded at start', minify: false, plugins: [] },
   { name: 'ours+minify', what: '+ minified', minify: true, plugins: [] },
   { name: 'ours+lazy-undici', what: '+ undici loaded on the first upstream call', minify: true, plugins: [lazyUndici] },
-  { name: 'ours+lazy-ajv', what: '+ Ajv built on first use', minify: true, plugins: [lazyUndici, lazyAjv] },
+  { name: 'ours-no-ajv', what: '+ Ajv left out (only elicitation, never sent, uses it)', minify: true, plugins: [lazyUndici, withoutAjv] },
+  { name: 'ours+en-locales', what: '+ English-only zod locales', minify: true, plugins: [lazyUndici, withoutAjv, englishZodLocales] },
 ];
 
 export async function buildStep(step) {
@@ -76,7 +77,7 @@ export async function buildSnapshot() {
     platform: 'node',
     target: 'node20',
     minify: true,
-    plugins: STARTUP_PLUGINS,
+    plugins: [...STARTUP_PLUGINS, await precomputedToolDefinitions()],
     logLevel: 'error',
   });
   execFileSync(process.execPath, ['--snapshot-blob', blob, '--build-snapshot', script], { cwd: BUILD, stdio: ['ignore', 'ignore', 'pipe'] });

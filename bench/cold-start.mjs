@@ -16,7 +16,7 @@ export function defaultTargets(builds) {
     { name: 'sdk-minimal', what: 'McpServer + 1 tool on the same SDK, from node_modules', args: [`${ROOT}bench/fixtures/minimal-sdk-server.mjs`] },
     { name: 'sdk-minimal-bundled', what: 'the same, esbuild bundle (minified)', args: [builds.minimal] },
     ...(builds.steps ?? []).map((step) => ({ name: step.name, what: step.what, args: [step.file] })),
-    { name: 'ours', what: '+ English-only zod locales = dist/cli.js, the shipped build', args: [CLI] },
+    { name: 'ours', what: '+ tool definitions computed at build time = dist/cli.js, the shipped build', args: [CLI] },
   ];
   // The placeholder argument stands where the script path would be: with a snapshot, argv[1] is the first argument.
   if (builds.snapshot) targets.push({ name: 'ours-snapshot', what: 'V8 start-up snapshot of the same (not shipped)', args: ['--snapshot-blob', builds.snapshot, 'svc-platform-mcp'] });

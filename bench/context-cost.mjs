@@ -7,7 +7,10 @@ import { ROOT, isMain, saveJson } from './lib/results.mjs';
 import { CLI, benchEnv, ensureDistCopy } from './lib/servers.mjs';
 import { table } from './lib/stats.mjs';
 
-export const BUDGET_BYTES = 12 * 1024;
+// Issue 6's budget is for the fifteen operation tools (test/bench/context-budget.test.ts enforces it); the
+// workflow tool translate_and_summarize comes on top.
+export const BUDGET_BYTES = 12_000;
+const WORKFLOW_TOOLS = new Set(['translate_and_summarize']);
 
 export async function run() {
   await ensureDistCopy();
@@ -19,7 +22,14 @@ export async function run() {
   await client.close();
 
   const cost = contextCost(tools);
-  const json = { budgetBytes: BUDGET_BYTES, instructionsBytes: bytes(instructions), ...cost };
+  const operations = contextCost(tools.filter((t) => !WORKFLOW_TOOLS.has(t.name)));
+  const json = {
+    budgetBytes: BUDGET_BYTES,
+    instructionsBytes: bytes(instructions),
+    operationTools: operations.tools,
+    operationsModelVisibleBytes: operations.modelVisibleBytes,
+    ...cost,
+  };
   const sorted = [...cost.perTool].sort((a, b) => b.visibleBytes - a.visibleBytes);
   const markdown = [
     '### Context cost of tools/list',
@@ -28,7 +38,8 @@ export async function run() {
       ['what', 'bytes', '≈ tokens'],
       [
         [`tools/list result (${cost.tools} tools, with outputSchema)`, cost.listResultBytes, tokens(cost.listResultBytes)],
-        [`model-visible part (budget ${BUDGET_BYTES})`, cost.modelVisibleBytes, tokens(cost.modelVisibleBytes)],
+        [`model-visible part, all ${cost.tools} tools`, cost.modelVisibleBytes, tokens(cost.modelVisibleBytes)],
+        [`model-visible part, the ${operations.tools} operation tools (budget ${BUDGET_BYTES})`, operations.modelVisibleBytes, tokens(operations.modelVisibleBytes)],
         ['server instructions (initialize)', bytes(instructions), tokens(bytes(instructions))],
       ],
     ),

@@ -2,7 +2,7 @@
 // Type checking is `npm run typecheck`; this step only transpiles.
 import { build } from 'esbuild';
 import { chmod, rm } from 'node:fs/promises';
-import { STARTUP_PLUGINS } from './build-plugins.mjs';
+import { STARTUP_PLUGINS, precomputedToolDefinitions } from './build-plugins.mjs';
 
 await rm('dist', { recursive: true, force: true });
 await build({
@@ -16,8 +16,9 @@ await build({
   // Start-up time goes into compiling the bundle: minified, there is half as much to read (names are kept in the
   // source map: node --enable-source-maps dist/cli.js).
   minify: true,
-  // Loads undici and ajv on first use rather than at start-up (see build-plugins.mjs and BENCHMARKS.md).
-  plugins: STARTUP_PLUGINS,
+  // Keeps work out of start-up: undici loaded on first use, no Ajv, English zod messages only, tool definitions
+  // computed at build time (see build-plugins.mjs and BENCHMARKS.md).
+  plugins: [...STARTUP_PLUGINS, await precomputedToolDefinitions()],
   sourcemap: 'linked',
   legalComments: 'linked',
   chunkNames: 'chunks/[name]-[hash]',

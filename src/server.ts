@@ -4,7 +4,8 @@ import { CATALOGUE } from './catalogue/catalogue.js';
 import type { Config } from './config.js';
 import { secretsOf } from './gateway/auth.js';
 import type { ExecutorDeps } from './gateway/executor.js';
-import { catalogueTool, toolDefinition, type CallLog } from './mcp/catalogue-tools.js';
+import { catalogueTool, type CallLog } from './mcp/catalogue-tools.js';
+import { toolDefinitions } from './mcp/tool-definitions.js';
 import { registerPrompts } from './mcp/prompts.js';
 import { registerResources } from './mcp/resources.js';
 import { registerTools, type ToolHandler } from './mcp/tool-registry.js';
@@ -31,7 +32,7 @@ SANDBOX MODE: every service is the embedded simulator with demo data, not the re
 
 /** Everything a server needs that does not change between sessions, computed once. */
 export function createServerFactory(config: Config, deps: ServerDeps): () => McpServer {
-  const definitions = CATALOGUE.map(toolDefinition);
+  const definitions = toolDefinitions();
   const secrets = collectSecrets(config);
   const executorDeps: ExecutorDeps = {
     config,
@@ -42,7 +43,7 @@ export function createServerFactory(config: Config, deps: ServerDeps): () => Mcp
   };
   const logCall: CallLog = (entry) => deps.log(JSON.stringify({ event: 'tool_call', ...entry }));
   const handlers: ToolHandler[] = CATALOGUE.map((op, i) => catalogueTool(op, definitions[i]!, executorDeps, secrets, logCall));
-  handlers.push(translateAndSummarizeTool(executorDeps, secrets, logCall));
+  handlers.push(translateAndSummarizeTool(definitions[CATALOGUE.length]!, executorDeps, secrets, logCall));
   const instructions = INSTRUCTIONS + (config.sandbox ? SANDBOX_NOTE : '');
 
   return () => {

@@ -59,7 +59,8 @@ const output = z.object({
 });
 type WorkflowOutput = z.infer<typeof output>;
 
-const definition: Tool = {
+/** The tool's MCP definition. Pure; computed once per build (see src/mcp/tool-definitions.ts). */
+export const workflowDefinition = (): Tool => ({
   name: WORKFLOW_TOOL_NAME,
   title: 'Translate and summarize text',
   description:
@@ -68,13 +69,18 @@ const definition: Tool = {
   inputSchema: toJsonSchema(input, 'input') as Tool['inputSchema'],
   outputSchema: toJsonSchema(output, 'output') as Tool['outputSchema'],
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: false, openWorldHint: true },
-};
+});
 
 /**
  * The translate-and-summarize flow as one tool call, for pipelines without an orchestrating model. Every step
  * goes through the one executor (validation, auth, retries, timeouts), with the client's cancellation signal.
  */
-export function translateAndSummarizeTool(deps: ExecutorDeps, secrets: readonly string[], log: CallLog): ToolHandler {
+export function translateAndSummarizeTool(
+  definition: Tool,
+  deps: ExecutorDeps,
+  secrets: readonly string[],
+  log: CallLog,
+): ToolHandler {
   return {
     definition,
     async call(rawArgs, extra) {
