@@ -3,7 +3,6 @@ import {
   CallToolRequestSchema,
   ErrorCode,
   ListToolsRequestSchema,
-  McpError,
   type CallToolResult,
   type Tool,
 } from '@modelcontextprotocol/sdk/types.js';
@@ -29,7 +28,9 @@ export function registerTools(server: Server, handlers: readonly ToolHandler[]):
   server.setRequestHandler(ListToolsRequestSchema, () => listing);
   server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
     const handler = byName.get(request.params.name);
-    if (!handler) throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${request.params.name}`);
+    // A protocol error (-32602), as the MCP specification asks for an unknown tool. Thrown as a plain error with a
+    // code: McpError would put "MCP error -32602:" into the message, and the client adds it once more.
+    if (!handler) throw Object.assign(new Error(`Unknown tool: ${request.params.name}`), { code: ErrorCode.InvalidParams });
     return handler.call(request.params.arguments, extra);
   });
 }

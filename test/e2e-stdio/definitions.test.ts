@@ -12,3 +12,17 @@ it('the built server lists exactly the tool definitions the source computes', as
     await server.close();
   }
 });
+
+it('an unknown tool is a protocol error -32602, named once', async () => {
+  const server = await spawnServer({});
+  try {
+    const error = await server.client.callTool({ name: 'no_such_tool', arguments: {} }).then(
+      () => undefined,
+      (e: unknown) => e as { code: number; message: string },
+    );
+    expect(error?.code).toBe(-32602);
+    expect(error?.message).toBe('MCP error -32602: Unknown tool: no_such_tool');
+  } finally {
+    await server.close();
+  }
+});
