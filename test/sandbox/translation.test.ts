@@ -201,6 +201,14 @@ describe('sandbox E3 translation: untranslated spans (rule 5) and the 5000-chara
     expect((await ok({ source: 'en', target: 'ko', text: 'a'.repeat(5000) })).translatedText).toContain('[sandbox:ko]');
   });
 
+  it('counts spans on pairs that do not support them (en -> es)', async () => {
+    const text = `${'a'.repeat(4900)}<span translate="no">${'b'.repeat(200)}</span>`;
+    const e = await error({ source: 'en', target: 'es', text });
+    expect(e.errorCode).toBe('N2MT08');
+    expect(e.errorMessage).toContain('5128');
+    expect((await ok({ source: 'en', target: 'ja', text })).translatedText).toContain('b'.repeat(200));
+  });
+
   it('translates the sentences around a span and leaves the span alone', async () => {
     const text = 'Hello. <span translate="no">Hello.</span> Thank you.';
     expect((await ok({ source: 'en', target: 'ko', text })).translatedText).toBe(

@@ -83,18 +83,20 @@ export function parseTranslationRequest(body: unknown): Check<TranslationJob> {
     if (!pair.ok) return pair;
   }
 
-  const length = countedLength(textValue);
-  if (length > TEXT_LIMIT)
-    return bad(
-      N2MT.textTooLong,
-      `text is ${length} characters outside untranslated spans; the limit is ${TEXT_LIMIT}`,
-    );
-
   const resolved = sourceValue === 'auto' ? detectLanguage(textValue) : sourceValue;
   if (sourceValue === 'auto') {
     const pair = checkPair(resolved, targetValue, ' (source detected from the text)');
     if (!pair.ok) return pair;
   }
+
+  // Rule 5: span tags are honoured, and so not counted, only on the pairs that support glossaries.
+  const spansApply = supportsGlossary(resolved, targetValue);
+  const length = spansApply ? countedLength(textValue) : [...textValue].length;
+  if (length > TEXT_LIMIT)
+    return bad(
+      N2MT.textTooLong,
+      `text is ${length} characters${spansApply ? ' outside untranslated spans' : ''}; the limit is ${TEXT_LIMIT}`,
+    );
 
   let substitutions: Substitution[] = [];
   if (glossaryKey.value !== undefined || replaceInfo.value !== undefined) {
