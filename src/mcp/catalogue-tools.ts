@@ -1,15 +1,11 @@
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import type { Operation } from '../catalogue/types.js';
-import { asToolFailure } from '../gateway/errors.js';
-import { execute, type CallRecord, type ExecutorDeps } from '../gateway/executor.js';
-import { toJsonSchema } from './json-schema.js';
-import { redact } from './redact.js';
-import { errorResult, type ToolHandler } from './tool-registry.js';
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { Operation } from '../catalogue/types.js';
+import { execute, type ExecutorDeps } from '../gateway/executor.js';
+import { toJsonSchema } from './json-schema.js';
+import { jsonResult, runToolCall, textResult, type CallLog } from './tool-call.js';
+import type { ToolHandler } from './tool-registry.js';
 
-export interface CallLog {
-  (entry: { tool: string; outcome: string; durationMs: number; attempts: number; httpStatus?: number }): void;
-}
+export type { CallLog } from './tool-call.js';
 
 /** The MCP definition of an operation. Pure; computed once per process. */
 export function toolDefinition(op: Operation): Tool {
@@ -31,37 +27,13 @@ export function catalogueTool(
   secrets: readonly string[],
   log: CallLog,
 ): ToolHandler {
+  const ctx = { tool: op.name, now: deps.now, secrets, log };
   return {
     definition,
-    async call(args, extra) {
-      const started = deps.now();
-      const record: CallRecord = { attempts: 0 };
-      let result: CallToolResult;
-      let outcome = 'ok';
-      try {
+    call: (args, extra) =>
+      runToolCall(ctx, async (record) => {
         const answer = await execute(op, args, deps, extra.signal, record);
-        result =
-          answer.kind === 'text'
-            ? { content: [{ type: 'text', text: redact(answer.value, secrets) }] }
-            : jsonResult(answer.value, secrets);
-      } catch (error) {
-        const failure = asToolFailure(error);
-        outcome = failure.code;
-        result = errorResult(redact(`${op.name} failed [${failure.code}]: ${failure.message}`, secrets));
-      }
-      log({ tool: op.name, outcome, durationMs: deps.now() - started, attempts: record.attempts, httpStatus: record.status });
-      return result;
-    },
+        return answer.kind === 'text' ? textResult(answer.value, secrets) : jsonResult(answer.value, secrets);
+      }),
   };
-}
-
-function jsonResult(value: Record<string, unknown>, secrets: readonly string[]): CallToolResult {
-  let text = JSON.stringify(value);
-  let structured = value;
-  const clean = redact(text, secrets);
-  if (clean !== text) {
-    text = clean;
-    structured = JSON.parse(clean) as Record<string, unknown>;
-  }
-  return { content: [{ type: 'text', text }], structuredContent: structured };
 }

@@ -1,18 +1,17 @@
-import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { LANGUAGE_CODES, LANGUAGE_NAMES, SOURCE_CODES, isSupportedPair, targetsOf } from '../catalogue/languages.js';
 import { createCompletion } from '../catalogue/textgen.js';
 import { translateText } from '../catalogue/translation.js';
-import { ToolFailure, asToolFailure } from '../gateway/errors.js';
-import { execute, type CallRecord, type ExecutorDeps } from '../gateway/executor.js';
+import { ToolFailure } from '../gateway/errors.js';
+import { execute, type ExecutorDeps } from '../gateway/executor.js';
 import type { Outcome } from '../gateway/response.js';
 import { formatIssues } from '../gateway/validation.js';
-import type { CallLog } from './catalogue-tools.js';
 import { chunkText } from './chunking.js';
 import { toJsonSchema } from './json-schema.js';
-import { redact } from './redact.js';
 import { SUMMARY_LENGTHS, generatedPart, summaryCue, summaryParameters, summaryPrompt } from './summary-prompt.js';
-import { errorResult, type ToolExtra, type ToolHandler } from './tool-registry.js';
+import { jsonResult, runToolCall, type CallLog } from './tool-call.js';
+import type { ToolExtra, ToolHandler } from './tool-registry.js';
 
 export const WORKFLOW_TOOL_NAME = 'translate_and_summarize';
 
@@ -81,15 +80,13 @@ export function translateAndSummarizeTool(
   secrets: readonly string[],
   log: CallLog,
 ): ToolHandler {
+  const ctx = { tool: WORKFLOW_TOOL_NAME, now: deps.now, secrets, log };
   return {
     definition,
     async call(rawArgs, extra) {
-      const started = deps.now();
-      const record: CallRecord = { attempts: 0 };
       let step = 'check arguments';
-      let result: CallToolResult;
-      let outcome = 'ok';
-      try {
+      const failedAt = (f: ToolFailure) => `${WORKFLOW_TOOL_NAME} failed at step "${step}" [${f.code}]: ${f.message}`;
+      return runToolCall(ctx, async (record) => {
         const parsed = input.safeParse(rawArgs ?? {});
         if (!parsed.success) throw new ToolFailure('invalid_input', formatIssues(parsed.error.issues));
         const args = parsed.data;
@@ -137,30 +134,20 @@ export function translateAndSummarizeTool(
           ),
         );
 
-        result = structured(
-          {
-            translation: translated,
-            summary: generatedPart(completion.text, prompt, summaryCue(language)),
-            chunks: chunks.length,
-            sourceLanguage: detected ?? args.source,
-            targetLanguage: args.target,
-            tokens: {
-              input: count(completion.inputLength, completion.inputTokens),
-              output: count(completion.outputLength, completion.outputTokens),
-            },
-            stopReason: completion.stopReason,
+        const output: WorkflowOutput = {
+          translation: translated,
+          summary: generatedPart(completion.text, prompt, summaryCue(language)),
+          chunks: chunks.length,
+          sourceLanguage: detected ?? args.source,
+          targetLanguage: args.target,
+          tokens: {
+            input: count(completion.inputLength, completion.inputTokens),
+            output: count(completion.outputLength, completion.outputTokens),
           },
-          secrets,
-        );
-      } catch (error) {
-        const failure = asToolFailure(error);
-        outcome = failure.code;
-        result = errorResult(
-          redact(`${WORKFLOW_TOOL_NAME} failed at step "${step}" [${failure.code}]: ${failure.message}`, secrets),
-        );
-      }
-      log({ tool: WORKFLOW_TOOL_NAME, outcome, durationMs: deps.now() - started, attempts: record.attempts, httpStatus: record.status });
-      return result;
+          stopReason: completion.stopReason,
+        };
+        return jsonResult(output, secrets);
+      }, failedAt);
     },
   };
 }
@@ -221,11 +208,3 @@ function count(length: unknown, tokens: unknown): number | undefined {
   return Array.isArray(tokens) ? tokens.length : undefined;
 }
 
-function structured(value: WorkflowOutput, secrets: readonly string[]): CallToolResult {
-  const text = JSON.stringify(value);
-  const clean = redact(text, secrets);
-  return {
-    content: [{ type: 'text', text: clean }],
-    structuredContent: (clean === text ? value : JSON.parse(clean)) as Json,
-  };
-}
