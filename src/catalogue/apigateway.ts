@@ -40,7 +40,7 @@ export const listProducts: Operation = {
   name: 'apigateway_list_products',
   title: 'List API gateway products',
   description:
-    'Lists gateway products, filtered and paged (offset/limit are 64-bit).',
+    'Lists gateway products, filtered and paged.',
   service: 'apigateway',
   method: 'GET',
   path: '/api/v1/products',

@@ -23,13 +23,13 @@ export const reverseGeocode: Operation = {
         .string()
         .regex(/^-?\d+(?:\.\d+)?,-?\d+(?:\.\d+)?$/, 'must be "x,y" (e.g. 127.1054,37.3595)')
         .describe('"x,y"; lon,lat for EPSG:4326'),
-      sourcecrs: z.enum(CRS_CODES).optional().describe('Default EPSG:4326'),
-      targetcrs: z.enum(CRS_CODES).optional().describe('Default EPSG:4326'),
+      sourcecrs: z.enum(CRS_CODES).optional().meta({ description: 'Input CRS', default: 'EPSG:4326' }),
+      targetcrs: z.enum(CRS_CODES).optional().meta({ description: 'Output CRS', default: 'EPSG:4326' }),
       orders: z
         .string()
         .regex(new RegExp(`^${ORDER}(?:,${ORDER})*$`), `must be a comma list of ${ORDER_TYPES.join(', ')}`)
         .optional()
-        .describe('Results in this order; default legalcode,admcode'),
+        .meta({ description: 'Results in this order', default: 'legalcode,admcode' }),
       output: z.enum(['json', 'xml']).default('json').describe('xml comes back as text'),
       callback: z
         .string()

@@ -55,7 +55,7 @@ export const listConfigGroups: Operation = {
 export const listServerImages: Operation = {
   id: 'E2',
   name: 'streaming_list_server_images',
-  title: 'List streaming server OS images (G3)',
+  title: 'List streaming OS images (G3)',
   description: 'Lists OS images for third-generation (G3, KVM) cluster servers.',
   service: 'streaming',
   method: 'GET',

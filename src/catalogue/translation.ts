@@ -29,7 +29,7 @@ export const translateText: Operation = {
       text: z.string().min(1).describe('Text to translate'),
       glossaryKey: z.string().min(1).optional().describe('Glossary ID'),
       replaceInfo: z.string().min(1).optional().describe('Substitution index'),
-      honorific: z.boolean().optional().describe('Polite forms; default false'),
+      honorific: z.boolean().optional().meta({ description: 'Polite forms', default: false }),
     })
     .superRefine((args, ctx) => {
       const { source, target } = args;
