@@ -44,6 +44,27 @@ describe('manifest.json', () => {
     expect(out).toContain('Manifest schema validation passes');
   });
 
+  it('packs into a bundle of the built server alone (dist, package.json, manifest, README)', async () => {
+    const { execFileSync } = await import('node:child_process');
+    const { mkdtempSync, rmSync } = await import('node:fs');
+    const { join } = await import('node:path');
+    const { tmpdir } = await import('node:os');
+    const dir = mkdtempSync(join(tmpdir(), 'mcpb-'));
+    try {
+      const out = execFileSync(
+        process.execPath,
+        ['node_modules/@anthropic-ai/mcpb/dist/cli/cli.js', 'pack', '.', join(dir, 'svc.mcpb')],
+        { encoding: 'utf8' },
+      );
+      const listed = [...out.matchAll(/^\s+[\d.]+k?B\s+(\S+)$/gm)].map((m) => m[1]!);
+      expect(listed).toEqual(expect.arrayContaining(['dist/cli.js', 'package.json', 'manifest.json', 'README.md']));
+      expect(listed.filter((f) => !/^(dist\/|package\.json$|manifest\.json$|README\.md$)/.test(f))).toEqual([]);
+      expect(listed.some((f) => f.endsWith('.map'))).toBe(false);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it('marks every secret sensitive and maps only documented variables', () => {
     const manifest = JSON.parse(readFileSync('manifest.json', 'utf8')) as {
       server: { mcp_config: { env: Record<string, string> } };
