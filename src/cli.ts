@@ -20,6 +20,15 @@ async function main(): Promise<void> {
   if (command.kind === 'help') return void process.stderr.write(`${USAGE}\n`);
   if (command.kind === 'version') return void process.stderr.write(`${SERVER_VERSION}\n`);
 
+  // Listened for from the start, so that a signal during start-up is not lost (nor kills the process mid-way).
+  const shutdown = new AbortController();
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => shutdown.abort(signal));
+  const onSignal = (handler: (signal: string) => void) => {
+    const fire = () => handler(String(shutdown.signal.reason));
+    if (shutdown.signal.aborted) fire();
+    else shutdown.signal.addEventListener('abort', fire, { once: true });
+  };
+
   let config: Config = command.config;
   const cleanups: (() => Promise<void>)[] = [];
   if (config.sandbox) {
@@ -37,18 +46,18 @@ async function main(): Promise<void> {
 
   if (config.transport === 'http') {
     const { serveHttp } = await import('./transports/http.js');
-    await serveHttp(createServer, config, { log, onSignal: (fn) => onShutdownSignal(fn) });
-  } else {
+    await serveHttp(createServer, config, { log, onSignal });
+  } else if (!shutdown.signal.aborted) {
     const { serveStdio } = await import('./transports/stdio.js');
-    await serveStdio(createServer(), process.stdin, process.stdout);
+    const server = createServer();
+    // A host that stops the server with a signal gets a clean exit: the sandbox and the connection pool are closed.
+    const serving = serveStdio(server, process.stdin, process.stdout);
+    onSignal(() => void server.close());
+    await serving;
   }
   for (const cleanup of cleanups) await cleanup();
   await dispatcher.close();
   process.exit(0);
-}
-
-function onShutdownSignal(handler: (signal: string) => void): void {
-  for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => handler(signal));
 }
 
 const run = () =>

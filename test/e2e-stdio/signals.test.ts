@@ -1,0 +1,27 @@
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { expect, it } from 'vitest';
+import { CLI_PATH } from '../helpers/spawn-server.js';
+
+// Hosts stop stdio servers by closing stdin or with a signal; both end the process cleanly, sandbox included.
+it.each(['SIGTERM', 'SIGINT'] as const)('exits 0 on %s over stdio, even with the sandbox running', async (signal) => {
+  const child = spawn(process.execPath, [CLI_PATH, '--sandbox'], { stdio: ['pipe', 'pipe', 'pipe'] });
+  let stderr = '';
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  while (!stderr.includes('SANDBOX MODE')) await once(child.stderr, 'data');
+  const started = Date.now();
+  child.kill(signal);
+  const [code] = (await once(child, 'exit')) as [number | null];
+  expect(code).toBe(0);
+  expect(Date.now() - started).toBeLessThan(3_000);
+});
+
+it('exits 0 when the client closes stdin', async () => {
+  const child = spawn(process.execPath, [CLI_PATH, '--sandbox'], { stdio: ['pipe', 'pipe', 'pipe'] });
+  let stderr = '';
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  while (!stderr.includes('SANDBOX MODE')) await once(child.stderr, 'data');
+  child.stdin.end();
+  const [code] = (await once(child, 'exit')) as [number | null];
+  expect(code).toBe(0);
+});
