@@ -66,3 +66,7 @@ export const errors = new Proxy(
     },
   },
 );
+
+// Load it in the idle time after start-up: hosts send initialize and tools/list at once, and the first tool call
+// only after the model has thought about it. Not while a V8 start-up snapshot is being built (bench only).
+if (!process.execArgv.includes('--build-snapshot')) setTimeout(() => void load(), 300).unref();
