@@ -56,7 +56,8 @@ async function main(): Promise<void> {
     await serving;
   }
   for (const cleanup of cleanups) await cleanup();
-  await dispatcher.close();
+  // destroy, not close: a call still waiting upstream after the grace period must not hold the exit.
+  await dispatcher.destroy();
   process.exit(0);
 }
 

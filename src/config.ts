@@ -13,6 +13,8 @@ export interface HttpOptions {
   maxSessions: number;
   sessionIdleMs: number;
   maxBodyBytes: number;
+  /** How long SIGINT/SIGTERM lets in-flight requests finish before closing anyway. */
+  shutdownGraceMs: number;
 }
 
 export interface Credentials {
@@ -52,7 +54,8 @@ export const USAGE = `Usage: svc-platform-mcp [options]
 Environment: SVC_GATEWAY_URL, SVC_<SERVICE>_URL, SVC_ACCESS_KEY, SVC_SECRET_KEY,
 SVC_CLIENT_ID, SVC_CLIENT_SECRET, SVC_STUDIO_API_KEY, SVC_STUDIO_GATEWAY_KEY,
 SVC_STREAMING_REGION, SVC_TIMEOUT_MS; for --http: SVC_MCP_AUTH_TOKEN, SVC_MCP_ALLOWED_HOSTS,
-SVC_MCP_ALLOWED_ORIGINS, SVC_MCP_MAX_SESSIONS, SVC_MCP_SESSION_IDLE_MS, SVC_MCP_MAX_BODY_BYTES (see README).`;
+SVC_MCP_ALLOWED_ORIGINS, SVC_MCP_MAX_SESSIONS, SVC_MCP_SESSION_IDLE_MS, SVC_MCP_MAX_BODY_BYTES,
+SVC_MCP_SHUTDOWN_GRACE_MS (see README).`;
 
 export type Env = Readonly<Record<string, string | undefined>>;
 
@@ -148,6 +151,7 @@ function buildConfig(
       maxSessions: integer(value('SVC_MCP_MAX_SESSIONS') ?? '100', 'SVC_MCP_MAX_SESSIONS', 1, 100_000),
       sessionIdleMs: integer(value('SVC_MCP_SESSION_IDLE_MS') ?? '1800000', 'SVC_MCP_SESSION_IDLE_MS', 1000, 86_400_000),
       maxBodyBytes: integer(value('SVC_MCP_MAX_BODY_BYTES') ?? String(4 * 1024 * 1024), 'SVC_MCP_MAX_BODY_BYTES', 1024, 1 << 30),
+      shutdownGraceMs: integer(value('SVC_MCP_SHUTDOWN_GRACE_MS') ?? '10000', 'SVC_MCP_SHUTDOWN_GRACE_MS', 0, 600_000),
     },
     sandbox: Boolean(flags.sandbox),
     serviceUrls,

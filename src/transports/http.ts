@@ -38,7 +38,6 @@ export interface HttpServerHandle {
 
 const MCP_PATH = '/mcp';
 const HEALTH_PATH = '/healthz';
-const DEFAULT_GRACE_MS = 10_000;
 
 /**
  * Serves MCP over Streamable HTTP until SIGINT/SIGTERM, then shuts down gracefully and resolves, so that
@@ -64,7 +63,7 @@ export async function serveHttp(create: () => McpServer, config: Config, runtime
 export async function startHttpServer(create: () => McpServer, config: Config, runtime: HttpRuntime): Promise<HttpServerHandle> {
   const options = config.http;
   const now = runtime.now ?? Date.now;
-  const graceMs = runtime.graceMs ?? DEFAULT_GRACE_MS;
+  const graceMs = runtime.graceMs ?? options.shutdownGraceMs;
   const log = (entry: object) => runtime.log(JSON.stringify(entry));
   const checkBearer = options.authToken ? bearerChecker(options.authToken) : undefined;
   const sessions = new SessionStore<McpSession>({

@@ -208,6 +208,26 @@ describe('--http', () => {
     refused(['--http', '--port', port], {}, /--port/);
   });
 
+  it('HTTP limits and the shutdown grace period from the environment, with defaults', () => {
+    expect(config(['--http']).http).toMatchObject({
+      maxSessions: 100,
+      sessionIdleMs: 1_800_000,
+      maxBodyBytes: 4_194_304,
+      shutdownGraceMs: 10_000,
+    });
+    const c = config(['--http'], {
+      SVC_MCP_MAX_SESSIONS: '7',
+      SVC_MCP_SESSION_IDLE_MS: '60000',
+      SVC_MCP_MAX_BODY_BYTES: '2048',
+      SVC_MCP_SHUTDOWN_GRACE_MS: '0',
+      SVC_MCP_ALLOWED_HOSTS: 'mcp.example.com, proxy.internal:8443',
+    });
+    expect(c.http).toMatchObject({ maxSessions: 7, sessionIdleMs: 60_000, maxBodyBytes: 2048, shutdownGraceMs: 0 });
+    expect(c.http.allowedHosts).toEqual(['mcp.example.com', 'proxy.internal:8443']);
+    refused(['--http'], { SVC_MCP_SHUTDOWN_GRACE_MS: '-5' }, /SVC_MCP_SHUTDOWN_GRACE_MS/);
+    refused(['--http'], { SVC_MCP_MAX_SESSIONS: '0' }, /SVC_MCP_MAX_SESSIONS/);
+  });
+
   it('--host/--port/--stateless without --http are refused', () => {
     refused(['--port', '8080'], {}, /--http/);
     refused(['--stateless'], {}, /--http/);

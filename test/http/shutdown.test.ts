@@ -50,6 +50,22 @@ describe('graceful shutdown', () => {
     }, 30_000);
   }
 
+  it('SVC_MCP_SHUTDOWN_GRACE_MS bounds the wait for calls that do not finish', async () => {
+    upstream.reset();
+    upstream.setFallback({ hang: true });
+    const server = await spawnHttpServer([], fullEnv(upstream.url, { SVC_MCP_SHUTDOWN_GRACE_MS: '300', SVC_TIMEOUT_MS: '20000' }));
+    const { client } = await connectClient(server.url);
+    // Cut off by the shutdown: its stream closes without an answer, so the client would wait for its own timeout.
+    void client.callTool({ name: 'search_list_tokenizer_languages', arguments: {} }, undefined, { timeout: 5_000 }).catch(() => {});
+    await waitFor(() => upstream.requests.length === 1, 10_000, 'the call to reach the upstream');
+    const started = Date.now();
+    server.child.kill('SIGTERM');
+    expect(await server.exited).toBe(0);
+    expect(Date.now() - started).toBeLessThan(3_000);
+    expect(server.stderr()).toContain('"event":"shutdown_grace_expired","graceMs":300');
+    await client.close().catch(() => {});
+  }, 30_000);
+
   it('SIGINT with nothing in flight exits 0 at once', async () => {
     const server = await spawnHttpServer(['--sandbox']);
     const { client } = await connectClient(server.url); // holds a session and its GET stream open
