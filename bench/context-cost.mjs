@@ -7,7 +7,7 @@ import { ROOT, isMain, saveJson } from './lib/results.mjs';
 import { CLI, benchEnv, ensureDistCopy } from './lib/servers.mjs';
 import { table } from './lib/stats.mjs';
 
-// Issue 6's budget is for the fifteen operation tools (test/bench/context-budget.test.ts enforces it); the
+// Issue 6's budget is for the fifteen operation tools (test/mcp/context-budget.test.ts enforces it); the
 // workflow tool translate_and_summarize comes on top.
 export const BUDGET_BYTES = 12_000;
 const WORKFLOW_TOOLS = new Set(['translate_and_summarize']);

@@ -1,5 +1,5 @@
 // What a tools/list costs a model's context. Shared by bench/context-cost.mjs and documented in BENCHMARKS.md;
-// test/bench/context-budget.test.ts computes the same projection.
+// test/mcp/context-budget.test.ts computes the same projection.
 
 export const bytes = (value) => Buffer.byteLength(typeof value === 'string' ? value : JSON.stringify(value), 'utf8');
 

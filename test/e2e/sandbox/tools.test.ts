@@ -1,6 +1,6 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { spawnServer, textOf, type SpawnedServer } from '../helpers/spawn-server.js';
+import { spawnServer, textOf, type SpawnedServer } from '../../helpers/spawn-server.js';
 
 /**
  * The newcomer's path: `svc-platform-mcp --sandbox` with no environment at all, every tool through the SDK

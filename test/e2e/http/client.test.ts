@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { CATALOGUE } from '../../src/catalogue/catalogue.js';
-import { connectClient, rawRequest, spawnHttpServer, waitFor, type HttpServerProcess } from './spawn-http.js';
+import { CATALOGUE } from '../../../src/catalogue/catalogue.js';
+import { connectClient, rawRequest, spawnHttpServer, waitFor, type HttpServerProcess } from '../../helpers/spawn-http.js';
 
 // The SDK Client over StreamableHTTPClientTransport against `--http --sandbox`, in both modes.
 

@@ -1,6 +1,6 @@
 /** parseCommand: flags + environment -> one validated Config (pure; argv and env are passed in). */
 import { describe, expect, it } from 'vitest';
-import { ConfigError, parseCommand, type Config } from '../../src/config.js';
+import { ConfigError, parseCommand, type Config } from '../src/config.js';
 
 const SERVICES = [
   'streaming',

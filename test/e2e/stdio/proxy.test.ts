@@ -1,9 +1,9 @@
 import { createServer, type Server } from 'node:http';
 import { connect, type AddressInfo, type Socket } from 'node:net';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { startRecordingServer, type RecordingServer } from '../helpers/recording-server.js';
-import { spawnServer } from '../helpers/spawn-server.js';
-import { expectGatewaySignature, fullEnv } from '../helpers/upstream.js';
+import { startRecordingServer, type RecordingServer } from '../../helpers/recording-server.js';
+import { spawnServer } from '../../helpers/spawn-server.js';
+import { expectGatewaySignature, fullEnv } from '../../helpers/upstream.js';
 
 /**
  * HTTP_PROXY / NO_PROXY, as the built server reads them: upstream calls go through the proxy (a CONNECT tunnel),

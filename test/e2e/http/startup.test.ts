@@ -1,7 +1,7 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { expect, it } from 'vitest';
-import { runCli } from './spawn-http.js';
+import { runCli } from '../../helpers/spawn-http.js';
 
 it('a port already in use is a one-line error and exit 1, not a stack trace', async () => {
   const blocker = createServer();

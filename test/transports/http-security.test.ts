@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { bearerChecker, corsHeaders, hostAllowed, hostPolicy, originAllowed } from '../../src/transports/http-security.js';
-import { INITIALIZE, connectClient, rawRequest, rpcMessage, runCli, spawnHttpServer, type HttpServerProcess } from './spawn-http.js';
+import { INITIALIZE, connectClient, rawRequest, rpcMessage, runCli, spawnHttpServer, type HttpServerProcess } from '../helpers/spawn-http.js';
 
 describe('Host and Origin policy (unit)', () => {
   const policy = hostPolicy({ host: '127.0.0.1', port: 4000 }, ['mcp.example.com', 'proxy.internal:8443'], ['https://app.example.com/']);

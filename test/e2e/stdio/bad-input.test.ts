@@ -4,9 +4,9 @@
  * upstream receives nothing. Positive controls next to them show that the same calls, fixed, do go out.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startRecordingServer, type RecordedRequest, type Reply, type RecordingServer } from '../helpers/recording-server.js';
-import { spawnServer, textOf, type SpawnedServer } from '../helpers/spawn-server.js';
-import { CREDENTIALS, fullEnv } from '../helpers/upstream.js';
+import { startRecordingServer, type RecordedRequest, type Reply, type RecordingServer } from '../../helpers/recording-server.js';
+import { spawnServer, textOf, type SpawnedServer } from '../../helpers/spawn-server.js';
+import { CREDENTIALS, fullEnv } from '../../helpers/upstream.js';
 
 let upstream: RecordingServer;
 let server: SpawnedServer;

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { connectClient, heapAfterGc, rssOf, spawnHttpServer, type HttpServerProcess } from './spawn-http.js';
+import { connectClient, heapAfterGc, rssOf, spawnHttpServer, type HttpServerProcess } from '../../helpers/spawn-http.js';
 
 const SESSIONS = 40;
 const CALLS = 10;

@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { expect, it } from 'vitest';
-import { CLI_PATH } from '../helpers/spawn-server.js';
+import { CLI_PATH } from '../../helpers/spawn-server.js';
 
 // Hosts stop stdio servers by closing stdin or with a signal; both end the process cleanly, sandbox included.
 it.each(['SIGTERM', 'SIGINT'] as const)('exits 0 on %s over stdio, even with the sandbox running', async (signal) => {

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { startRecordingServer, type RecordingServer } from '../helpers/recording-server.js';
-import { fullEnv } from '../helpers/upstream.js';
-import { connectClient, rawRequest, spawnHttpServer, waitFor } from './spawn-http.js';
+import { startRecordingServer, type RecordingServer } from '../../helpers/recording-server.js';
+import { fullEnv } from '../../helpers/upstream.js';
+import { connectClient, rawRequest, spawnHttpServer, waitFor } from '../../helpers/spawn-http.js';
 
 // SIGTERM while tool calls are in flight: a slow upstream on loopback (no sandbox: a spawned server's sandbox
 // faults are out of reach) keeps the calls busy while the signal arrives.

@@ -4,7 +4,7 @@ import { request } from 'node:http';
 import { WebSocket, type MessageEvent } from 'undici';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { CLI_PATH } from '../helpers/spawn-server.js';
+import { CLI_PATH } from './spawn-server.js';
 
 export interface HttpServerProcess {
   /** The MCP endpoint as printed by the server, e.g. http://127.0.0.1:PORT/mcp. */

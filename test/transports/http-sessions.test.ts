@@ -6,7 +6,7 @@ import { parseCommand, type Config } from '../../src/config.js';
 import { startHttpServer, type HttpServerHandle } from '../../src/transports/http.js';
 import { SessionStore } from '../../src/transports/http-sessions.js';
 import { summariseRpc } from '../../src/transports/http-request-log.js';
-import { INITIALIZE, connectClient, rawRequest, rpcMessage, waitFor } from './spawn-http.js';
+import { INITIALIZE, connectClient, rawRequest, rpcMessage, waitFor } from '../helpers/spawn-http.js';
 
 // In process: the transport with a tiny MCP server of its own, so that these tests are about sessions only.
 

@@ -5,9 +5,9 @@
  */
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startRecordingServer, type RecordedRequest, type Reply, type RecordingServer } from '../helpers/recording-server.js';
-import { spawnServer, textOf, type SpawnedServer } from '../helpers/spawn-server.js';
-import { CREDENTIALS, SECRETS, expectGatewaySignature, fullEnv } from '../helpers/upstream.js';
+import { startRecordingServer, type RecordedRequest, type Reply, type RecordingServer } from '../../helpers/recording-server.js';
+import { spawnServer, textOf, type SpawnedServer } from '../../helpers/spawn-server.js';
+import { CREDENTIALS, SECRETS, expectGatewaySignature, fullEnv } from '../../helpers/upstream.js';
 
 const TIMEOUT_MS = 1500;
 

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { startRecordingServer, type RecordingServer } from '../helpers/recording-server.js';
-import { spawnServer, textOf, type SpawnedServer } from '../helpers/spawn-server.js';
-import { fullEnv } from '../helpers/upstream.js';
+import { startRecordingServer, type RecordingServer } from '../../helpers/recording-server.js';
+import { spawnServer, textOf, type SpawnedServer } from '../../helpers/spawn-server.js';
+import { fullEnv } from '../../helpers/upstream.js';
 
 /**
  * Robustness: every tool given values of every wrong kind for every argument (and a few malformed wholes) answers

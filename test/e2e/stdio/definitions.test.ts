@@ -1,6 +1,6 @@
 import { expect, it } from 'vitest';
-import { toolDefinitions } from '../../src/mcp/tool-definitions.js';
-import { spawnServer } from '../helpers/spawn-server.js';
+import { toolDefinitions } from '../../../src/mcp/tool-definitions.js';
+import { spawnServer } from '../../helpers/spawn-server.js';
 
 // The bundle lists definitions computed at build time (scripts/build-plugins.mjs); they must be exactly what the
 // source computes, so that the schema snapshots and invariant tests (run on the source) speak for the bundle.

@@ -6,8 +6,8 @@
  */
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startRecordingServer, type RecordedRequest, type Reply, type RecordingServer } from '../helpers/recording-server.js';
-import { spawnServer, textOf, type SpawnedServer } from '../helpers/spawn-server.js';
+import { startRecordingServer, type RecordedRequest, type Reply, type RecordingServer } from '../../helpers/recording-server.js';
+import { spawnServer, textOf, type SpawnedServer } from '../../helpers/spawn-server.js';
 import {
   CREDENTIALS,
   SECRETS,
@@ -16,7 +16,7 @@ import {
   fullEnv,
   jsonBody,
   splitUrl,
-} from '../helpers/upstream.js';
+} from '../../helpers/upstream.js';
 
 let upstream: RecordingServer;
 let server: SpawnedServer;
