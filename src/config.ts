@@ -2,6 +2,7 @@ import { parseArgs } from 'node:util';
 import { SERVICES, type ServiceId } from './catalogue/types.js';
 import { STREAMING_REGIONS, type StreamingRegion } from './catalogue/fields.js';
 import type { AppKeys, GatewayKeys, StudioKeys } from './gateway/auth.js';
+import { isLoopback } from './util/loopback.js';
 
 export interface HttpOptions {
   host: string;
@@ -190,8 +191,4 @@ function parseOrigin(text: string, name: string): string {
     throw new ConfigError(`${name} must be an origin with an optional path prefix (no query, fragment or user info)`);
   }
   return url.origin + url.pathname.replace(/\/+$/, '');
-}
-
-export function isLoopback(host: string): boolean {
-  return host === 'localhost' || host === '::1' || host === '[::1]' || /^127(?:\.\d{1,3}){3}$/.test(host);
 }

@@ -1,5 +1,4 @@
-import { createHmac, timingSafeEqual } from 'node:crypto';
-import type { AuthScheme } from '../catalogue/types.js';
+import { createHmac } from 'node:crypto';
 
 /** The vendor token of every header name lives here and nowhere else. */
 export const VENDOR = 'svc';
@@ -22,9 +21,6 @@ export const UPPER_HEADER = {
   studioApiKey: HEADER.studioApiKey.toUpperCase(),
   studioRequestId: HEADER.studioRequestId.toUpperCase(),
 } as const;
-
-/** The gateway refuses timestamps further than this from its own clock. */
-export const TIMESTAMP_WINDOW_MS = 5 * 60 * 1000;
 
 export interface GatewayKeys {
   accessKey: string;
@@ -107,48 +103,4 @@ export function secretsOf(credential: Credential): string[] {
     case 'studio':
       return [credential.keys.apiKey, credential.keys.gatewayKey];
   }
-}
-
-export type VerifyResult = { ok: true } | { ok: false; reason: string };
-
-/** Server side of the gateway signature (used by the sandbox): checks presence, the time window and the HMAC. */
-export function verifyGatewaySignature(
-  headers: Record<string, string | string[] | undefined>,
-  method: string,
-  uri: string,
-  keys: GatewayKeys,
-  now: number,
-): VerifyResult {
-  const get = (name: string) => {
-    const v = headers[name];
-    return Array.isArray(v) ? v[0] : v;
-  };
-  const timestamp = get(HEADER.timestamp);
-  const accessKey = get(HEADER.accessKey);
-  const signature = get(HEADER.signature);
-  if (!timestamp || !accessKey || !signature) return { ok: false, reason: 'missing signature headers' };
-  if (!/^\d{13}$/.test(timestamp)) return { ok: false, reason: 'timestamp must be epoch milliseconds (13 digits)' };
-  if (Math.abs(now - Number(timestamp)) > TIMESTAMP_WINDOW_MS)
-    return { ok: false, reason: 'timestamp is more than five minutes off' };
-  if (accessKey !== keys.accessKey) return { ok: false, reason: 'unknown access key' };
-  const expected = signatureV2(keys.secretKey, method, uri, timestamp, accessKey);
-  if (!timingSafeEqualString(expected, signature)) return { ok: false, reason: 'signature mismatch' };
-  return { ok: true };
-}
-
-export function timingSafeEqualString(a: string, b: string): boolean {
-  // Compare HMACs of both so that length differences do not leak timing either.
-  const key = 'compare';
-  const ha = createHmac('sha256', key).update(a).digest();
-  const hb = createHmac('sha256', key).update(b).digest();
-  return timingSafeEqual(ha, hb) && a.length === b.length;
-}
-
-export function schemeLabel(scheme: AuthScheme): string {
-  return {
-    'gateway-signature': 'gateway signature (access key + secret key)',
-    'app-key-upper': 'application key pair (client id + client secret)',
-    'app-key-lower': 'application key pair (client id + client secret)',
-    studio: 'text-generation keys (studio API key + gateway key)',
-  }[scheme];
 }

@@ -1,6 +1,8 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import type { AuthScheme } from '../catalogue/types.js';
-import { HEADER, timingSafeEqualString, verifyGatewaySignature, type VerifyResult } from '../gateway/auth.js';
+import { HEADER } from '../gateway/auth.js';
+import { timingSafeEqualText } from '../util/timing-safe.js';
+import { verifyGatewaySignature, type VerifyResult } from './signature-check.js';
 import type { SandboxCredentials } from './types.js';
 
 /**
@@ -46,7 +48,7 @@ function checkPair(headers: IncomingHttpHeaders, expectations: Expectation[]): V
     if (!single(headers[header])) return { ok: false, reason: `missing ${header} header` };
   }
   for (const [header, expected, label] of expectations) {
-    if (!timingSafeEqualString(single(headers[header]) ?? '', expected)) return { ok: false, reason: `invalid ${label}` };
+    if (!timingSafeEqualText(single(headers[header]) ?? '', expected)) return { ok: false, reason: `invalid ${label}` };
   }
   return { ok: true };
 }

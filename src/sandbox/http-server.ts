@@ -1,6 +1,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { performance } from 'node:perf_hooks';
+import { readLimited } from '../util/read-body.js';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { checkAuth } from './auth-check.js';
 import {
@@ -159,26 +160,10 @@ interface ReadBody {
 }
 
 /** Reads the body up to the limit; an oversized body is drained (not buffered) so the 413 can be delivered. */
-function readBody(req: IncomingMessage): Promise<ReadBody> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    let tooLarge = Number(req.headers['content-length']) > BODY_LIMIT_BYTES;
-    req.on('data', (chunk: Buffer) => {
-      size += chunk.length;
-      if (size > DRAIN_LIMIT_BYTES) {
-        req.destroy();
-        return;
-      }
-      if (size > BODY_LIMIT_BYTES) tooLarge = true;
-      if (!tooLarge) chunks.push(chunk);
-    });
-    req.on('end', () => resolve({ text: tooLarge ? '' : Buffer.concat(chunks).toString('utf8'), tooLarge }));
-    req.on('error', reject);
-    req.on('close', () => {
-      if (!req.complete) reject(new Error('client closed the connection before sending the whole body'));
-    });
-  });
+async function readBody(req: IncomingMessage): Promise<ReadBody> {
+  const body = await readLimited(req, { maxBytes: BODY_LIMIT_BYTES, overflow: 'drain', drainLimitBytes: DRAIN_LIMIT_BYTES });
+  if (body.kind === 'aborted') throw new Error('client closed the connection before sending the whole body');
+  return body.kind === 'too-large' ? { text: '', tooLarge: true } : { text: body.bytes.toString('utf8'), tooLarge: false };
 }
 
 type Parsed = { ok: true; body: unknown } | { ok: false; details: string };

@@ -1,5 +1,6 @@
-import { createHash, timingSafeEqual } from 'node:crypto';
 import type { IncomingHttpHeaders } from 'node:http';
+import { LOOPBACK_HOSTS } from '../util/loopback.js';
+import { timingSafeEqualText } from '../util/timing-safe.js';
 
 /**
  * Request checks of the HTTP transport that need no MCP knowledge: Host and Origin against DNS rebinding,
@@ -17,7 +18,6 @@ export interface HostPolicy {
   corsOrigins: ReadonlySet<string>;
 }
 
-const LOOPBACK_NAMES = ['localhost', '127.0.0.1', '[::1]'];
 const WILDCARD_BINDS = new Set(['0.0.0.0', '::', '[::]', '']);
 
 /**
@@ -28,7 +28,7 @@ export function hostPolicy(bind: { host: string; port: number }, allowedHosts: r
   const hosts = new Set<string>();
   const hostnames = new Set<string>();
   const origins = new Set<string>();
-  const names = [...LOOPBACK_NAMES];
+  const names: string[] = LOOPBACK_HOSTS.map(bracketed);
   const bindName = bracketed(bind.host.toLowerCase());
   if (!WILDCARD_BINDS.has(bind.host) && !names.includes(bindName)) names.push(bindName);
   for (const name of names) {
@@ -88,20 +88,15 @@ export const CORS_PREFLIGHT_HEADERS = {
 
 export type BearerCheck = 'ok' | 'missing' | 'invalid';
 
-/** A token checker that compares SHA-256 digests in constant time (equal lengths whatever the input). */
+/** A token checker that compares in constant time. */
 export function bearerChecker(token: string): (headers: IncomingHttpHeaders) => BearerCheck {
-  const expected = digest(token);
   return (headers) => {
     const header = headers.authorization;
     if (!header) return 'missing';
     const match = /^Bearer[ \t]+(\S+)[ \t]*$/i.exec(header);
     if (!match) return 'invalid';
-    return timingSafeEqual(digest(match[1]!), expected) ? 'ok' : 'invalid';
+    return timingSafeEqualText(match[1]!, token) ? 'ok' : 'invalid';
   };
-}
-
-function digest(text: string): Buffer {
-  return createHash('sha256').update(text, 'utf8').digest();
 }
 
 function normaliseOrigin(text: string): string | undefined {
