@@ -1,17 +1,8 @@
 import { z } from 'zod';
-import {
-  LANGUAGE_CODES,
-  SOURCE_CODES,
-  TEXT_LIMIT,
-  countedLength,
-  isSupportedPair,
-  supportsGlossary,
-  supportsHonorific,
-  targetsOf,
-} from './languages.js';
-import type { Operation } from './types.js';
+import { LANGUAGE_CODES, SOURCE_CODES, translationIssues } from './translation-rules.js';
+import { defineOperation } from './types.js';
 
-export const translateText: Operation = {
+export const translateText = defineOperation({
   id: 'E3',
   name: 'translation_translate_text',
   title: 'Translate text',
@@ -32,42 +23,7 @@ export const translateText: Operation = {
       honorific: z.boolean().optional().meta({ description: 'Polite forms', default: false }),
     })
     .superRefine((args, ctx) => {
-      const { source, target } = args;
-      // Rule 5: span tags (and their text) are not counted, on the pairs that support them; with auto the
-      // pair is unknown here, so the lenient count applies and the upstream has the last word.
-      const spansApply = source === 'auto' || supportsGlossary(source, target);
-      const length = spansApply ? countedLength(args.text) : [...args.text].length;
-      if (length > TEXT_LIMIT) {
-        ctx.addIssue({
-          code: 'custom',
-          path: ['text'],
-          message: `must be at most ${TEXT_LIMIT} characters${spansApply ? ' outside untranslated spans' : ''} (got ${length})`,
-        });
-      }
-      if (source !== 'auto' && !isSupportedPair(source, target)) {
-        ctx.addIssue({
-          code: 'custom',
-          path: ['target'],
-          message: `${source} -> ${target} is not a supported direction; targets of ${source}: ${targetsOf(source).join(', ')}`,
-        });
-        return;
-      }
-      // With source auto the pair is only known upstream; check what can be known from the target alone.
-      const sources = source === 'auto' ? LANGUAGE_CODES.filter((s) => isSupportedPair(s, target)) : [source];
-      if ((args.glossaryKey || args.replaceInfo) && !sources.some((s) => supportsGlossary(s, target))) {
-        ctx.addIssue({
-          code: 'custom',
-          path: [args.replaceInfo ? 'replaceInfo' : 'glossaryKey'],
-          message: `glossaryKey/replaceInfo are not supported for ${source} -> ${target}`,
-        });
-      }
-      if (args.honorific && !sources.some((s) => supportsHonorific(s, target))) {
-        ctx.addIssue({
-          code: 'custom',
-          path: ['honorific'],
-          message: `honorific is not supported for ${source} -> ${target} (only en/ja/zh-CN/zh-TW -> ko and ko/en/zh-CN/zh-TW -> ja)`,
-        });
-      }
+      for (const issue of translationIssues(args)) ctx.addIssue({ code: 'custom', path: [issue.field], message: issue.message });
     }),
   output: z.looseObject({
     message: z.looseObject({
@@ -79,4 +35,4 @@ export const translateText: Operation = {
     }),
   }),
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true },
-};
+});

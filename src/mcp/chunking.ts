@@ -1,55 +1,60 @@
-import { TEXT_LIMIT, UNTRANSLATED_SPAN, countedLength } from '../catalogue/languages.js';
+import {
+  TEXT_LIMIT,
+  countedLength,
+  spansHonoured,
+  untranslatedSpans,
+  type LanguageCode,
+  type Range,
+  type SourceCode,
+} from '../catalogue/translation-rules.js';
+
+export interface ChunkOptions {
+  source: SourceCode;
+  target: LanguageCode;
+  /** Counted characters per chunk; E3's limit by default. */
+  limit?: number;
+}
 
 /**
- * Splits text for the translation service (E3: at most 5000 characters per call, not counting
- * `<span translate="no">…</span>` / `<span class="notranslate">…</span>` spans).
+ * Splits text for the translation service (E3) so that every chunk passes the tool's own length check for the
+ * direction: counted as E3 counts (translation-rules.ts), untranslated spans free only where they are honoured.
  *
  * The chunks are consecutive slices of the text (joined, they give the text back exactly), each of at most
  * `limit` counted characters. They end at sentence boundaries; a sentence longer than the limit is split at
  * whitespace, and a run without whitespace longer than the limit at a character. An untranslated span is never
- * split. Pure.
+ * split, unless it is not honoured and alone longer than the limit. Pure.
  */
-export function chunkText(text: string, limit: number = TEXT_LIMIT): string[] {
+export function chunkText(text: string, { source, target, limit = TEXT_LIMIT }: ChunkOptions): string[] {
   if (!(Number.isInteger(limit) && limit >= 1)) throw new RangeError('limit must be a positive integer');
   if (text === '') return [];
-  if (countedLength(text) <= limit) return [text];
+  const count = (piece: string) => countedLength(piece, source, target);
+  if (count(text) <= limit) return [text];
 
-  const spans = spanRanges(text);
+  const honoured = spansHonoured(source, target);
+  const spans = untranslatedSpans(text).filter(([s, e]) => honoured || count(text.slice(s, e)) <= limit);
   const chunks: string[] = [];
   let current = '';
-  let currentLength = 0;
   const flush = () => {
     if (current !== '') chunks.push(current);
     current = '';
-    currentLength = 0;
+  };
+  // The whole chunk is counted again, not the sum of its pieces: a chunk is what the E3 check will see.
+  const add = (piece: string) => {
+    if (current !== '' && count(current + piece) > limit) flush();
+    current += piece;
   };
 
   for (const sentence of slices(text, sentenceBreaks(text), spans, 0)) {
-    const length = countedLength(sentence.text);
-    if (length <= limit) {
-      if (currentLength + length > limit) flush();
-      current += sentence.text;
-      currentLength += length;
+    if (count(sentence.text) <= limit) {
+      add(sentence.text);
       continue;
     }
     // One sentence over the limit: its pieces, packed the same way.
     flush();
-    for (const piece of splitLong(sentence.text, sentence.start, spans, limit)) {
-      const pieceLength = countedLength(piece);
-      if (currentLength + pieceLength > limit) flush();
-      current += piece;
-      currentLength += pieceLength;
-    }
+    for (const piece of splitLong(sentence.text, sentence.start, spans, limit, count)) add(piece);
   }
   flush();
   return chunks;
-}
-
-type Range = readonly [start: number, end: number];
-
-/** Where the untranslated spans are (UTF-16 offsets, end exclusive). */
-function spanRanges(text: string): Range[] {
-  return [...text.matchAll(UNTRANSLATED_SPAN)].map((m) => [m.index, m.index + m[0].length] as const);
 }
 
 const insideSpan = (offset: number, spans: readonly Range[]) => spans.some(([s, e]) => s < offset && offset < e);
@@ -77,11 +82,11 @@ function slices(text: string, breaks: readonly number[], spans: readonly Range[]
 }
 
 /** A sentence over the limit: cut after whitespace runs; a word still over the limit, between characters. */
-function splitLong(sentence: string, base: number, spans: readonly Range[], limit: number): string[] {
+function splitLong(sentence: string, base: number, spans: readonly Range[], limit: number, count: (piece: string) => number): string[] {
   const afterWhitespace = [...sentence.matchAll(/\s+/g)].map((m) => m.index + m[0].length);
   const out: string[] = [];
   for (const word of slices(sentence, afterWhitespace, spans, base)) {
-    if (countedLength(word.text) <= limit) {
+    if (count(word.text) <= limit) {
       out.push(word.text);
       continue;
     }

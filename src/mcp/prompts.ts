@@ -5,14 +5,14 @@ import { z } from 'zod';
 import {
   LANGUAGE_CODES,
   LANGUAGE_NAMES,
-  SOURCE_CODES,
   TEXT_LIMIT,
   countedLength,
-  isSupportedPair,
-  supportsGlossary,
-  targetsOf,
+  isLanguage,
+  spansHonoured,
+  translationIssues,
   type LanguageCode,
-} from '../catalogue/languages.js';
+  type SourceCode,
+} from '../catalogue/translation-rules.js';
 import { CRS_CODES, reverseGeocode } from '../catalogue/maps.js';
 import { chunkText } from './chunking.js';
 import { completeSource, completeTarget, completeTargetOf } from './language-completion.js';
@@ -96,16 +96,13 @@ function invalid(text: string): never {
   throw new McpError(ErrorCode.InvalidParams, text);
 }
 
-const isLanguage = (code: string): code is LanguageCode => (LANGUAGE_CODES as readonly string[]).includes(code);
-
-function languages(rawSource: string | undefined, rawTarget: string): { source: string; target: LanguageCode } {
+function languages(rawSource: string | undefined, rawTarget: string): { source: SourceCode; target: LanguageCode } {
   const source = rawSource?.trim() || 'auto';
   const target = rawTarget.trim();
-  if (!(SOURCE_CODES as readonly string[]).includes(source)) invalid(`source: unknown language "${source}"; use auto or one of ${LANGUAGE_CODES.join(', ')}`);
+  if (source !== 'auto' && !isLanguage(source)) invalid(`source: unknown language "${source}"; use auto or one of ${LANGUAGE_CODES.join(', ')}`);
   if (!isLanguage(target)) invalid(`target: unknown language "${target}"; use one of ${LANGUAGE_CODES.join(', ')}`);
-  if (source !== 'auto' && !isSupportedPair(source, target)) {
-    invalid(`target: ${source} -> ${target} is not a supported direction; targets of ${source}: ${targetsOf(source).join(', ')}`);
-  }
+  const [issue] = translationIssues({ source, target });
+  if (issue) invalid(`${issue.field}: ${issue.message}`);
   return { source, target };
 }
 
@@ -120,18 +117,24 @@ const message = (text: string): GetPromptResult => ({ messages: [{ role: 'user',
 const describe = (code: string) => (isLanguage(code) ? `${LANGUAGE_NAMES[code]} (${code})` : 'the detected language (auto)');
 const call = (args: Record<string, unknown>) => JSON.stringify(args);
 
-const SPAN_RULE =
-  'Text inside <span translate="no">…</span> or <span class="notranslate">…</span> is not translated and does not count ' +
-  'toward the limit: keep such spans exactly as written and never split one between calls.';
+/** What rule 5 means for this direction, in the words of translation-rules.ts's answer. */
+function spanRule(source: SourceCode, target: LanguageCode): string {
+  const tags = '<span translate="no">…</span> or <span class="notranslate">…</span>';
+  if (!spansHonoured(source, target)) {
+    return `Text inside ${tags} is translated and counted like any other text for ${source} -> ${target}: span tags are not supported there.`;
+  }
+  const when = source === 'auto' ? ' (when the detected source language supports span tags for this target)' : '';
+  return `Text inside ${tags} is not translated and does not count toward the limit${when}: keep such spans exactly as written and never split one between calls.`;
+}
 
-/** The text as pieces within the translation limit, each fenced so the agent can pass it verbatim. */
-function pieces(text: string): { count: number; length: number; block: string } {
-  const chunks = chunkText(text.trim()).map((c) => c.trim());
+/** The text as pieces that pass the translation tool's length check for the direction, each fenced to be passed verbatim. */
+function pieces(text: string, source: SourceCode, target: LanguageCode): { count: number; length: number; block: string } {
+  const chunks = chunkText(text.trim(), { source, target }).map((c) => c.trim());
   const block =
     chunks.length === 1
       ? `--- text ---\n${chunks[0]}\n--- end of text ---`
       : chunks.map((c, i) => `--- piece ${i + 1} of ${chunks.length} ---\n${c}`).join('\n\n') + '\n--- end of text ---';
-  return { count: chunks.length, length: countedLength(text), block };
+  return { count: chunks.length, length: countedLength(text.trim(), source, target), block };
 }
 
 function completionStep(promptTemplate: string, placeholder: string, length: SummaryLength, cue: string): string {
@@ -144,8 +147,8 @@ function completionStep(promptTemplate: string, placeholder: string, length: Sum
   );
 }
 
-function translateThenSummarize(text: string, source: string, target: LanguageCode, length: SummaryLength): string {
-  const { count, length: chars, block } = pieces(text);
+function translateThenSummarize(text: string, source: SourceCode, target: LanguageCode, length: SummaryLength): string {
+  const { count, length: chars, block } = pieces(text, source, target);
   const language = LANGUAGE_NAMES[target];
   const split =
     count === 1
@@ -158,7 +161,7 @@ function translateThenSummarize(text: string, source: string, target: LanguageCo
     '',
     `1. Translate with translation_translate_text, arguments ${call({ source, target, text: '<the text or one piece>' })}.`,
     `   ${split}`,
-    `   ${SPAN_RULE}`,
+    `   ${spanRule(source, target)}`,
     source === 'auto' ? '   message.result.srcLangType of the answer is the detected source language.' : '',
     `2. Summarize the whole translation with ${completionStep(summaryPrompt('{TRANSLATION}', language, length), '{TRANSLATION}', length, summaryCue(language))}`,
     `3. Answer with the translation, then the summary${source === 'auto' ? ', and the detected source language' : ''}.`,
@@ -171,8 +174,8 @@ function translateThenSummarize(text: string, source: string, target: LanguageCo
     .join('\n');
 }
 
-function summarizeThenTranslate(text: string, source: string, target: LanguageCode, length: SummaryLength): string {
-  const { count, length: chars, block } = pieces(text);
+function summarizeThenTranslate(text: string, source: SourceCode, target: LanguageCode, length: SummaryLength): string {
+  const { count, length: chars, block } = pieces(text, source, target);
   const language = isLanguage(source) ? LANGUAGE_NAMES[source] : 'the language of the text';
   const long =
     count === 1
@@ -186,7 +189,7 @@ function summarizeThenTranslate(text: string, source: string, target: LanguageCo
     `1. Summarize with ${completionStep(summaryPrompt('{TEXT}', language, length), '{TEXT}', length, summaryCue(language))}`,
     long,
     `2. Translate the summary with translation_translate_text, arguments ${call({ source, target, text: '<the summary>' })}.`,
-    `   ${SPAN_RULE}`,
+    `   ${spanRule(source, target)}`,
     `3. Answer with the translated summary${source === 'auto' ? ' and the detected source language (message.result.srcLangType)' : ''}.`,
     'If a call fails, report its error message instead of guessing.',
     '',
@@ -211,7 +214,7 @@ function localizePlace(rawCoords: string, rawCrs: string | undefined, rawTarget:
       ? '3. The address is already in Korean: no translation is needed.'
       : [
           `3. Translate the address with translation_translate_text, arguments ${call({ source: 'ko', target, text: '<the Korean address>' })}.`,
-          supportsGlossary('ko', target)
+          spansHonoured('ko', target)
             ? '   Wrap the building number, the lot number and the postal code in <span translate="no">…</span> so they stay as written.'
             : `   (Span tags are not honoured for ko -> ${target}; check that numbers came through unchanged.)`,
         ].join('\n');

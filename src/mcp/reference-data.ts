@@ -6,9 +6,9 @@ import {
   SOURCE_CODES,
   TEXT_LIMIT,
   TOKENIZER_LANGUAGES,
-  languagePairs,
-  supportsGlossary,
-  supportsHonorific,
+  directionInfo,
+  directions,
+  isLanguage,
   targetsOf,
   type LanguageCode,
 } from '../catalogue/index.js';
@@ -32,7 +32,10 @@ export function tokenizerLanguagesDoc() {
 const language = (code: LanguageCode) => ({ code, name: LANGUAGE_NAMES[code] });
 
 const PAIR_NOTES = [
-  "Every direction is listed: the spec's table gives each pair once and pairs work both ways.",
+  "basis says what backs a direction: 'table' (the spec's direction table), 'rule 3' (glossary pairs work in both " +
+    "directions), 'rule 4' (honorific directions), or 'not documented' (a source the table does not show: the tool " +
+    'sends it as is and the service decides).',
+  'Directions not listed are ruled out: their source is in the table, and neither its row nor rules 3-4 give the target.',
   'source may also be auto (detected by the service); the direction is then checked by the service after detection.',
   'glossaryAndReplaceInfo: glossaryKey and replaceInfo are honoured (replaceInfo wins when both are given), and so are ' +
     '<span translate="no">…</span> / <span class="notranslate">…</span> tags, which keep text untranslated.',
@@ -44,22 +47,20 @@ export function languagePairsDoc() {
   return {
     languages: LANGUAGE_CODES.map(language),
     sources: [...SOURCE_CODES],
-    pairs: languagePairs(),
+    pairs: directions(),
     notes: PAIR_NOTES,
   };
 }
 
 /** Targets of one source language, or undefined when the source is not a language code of the service. */
 export function targetsDoc(source: string) {
-  if (!(LANGUAGE_CODES as readonly string[]).includes(source)) return undefined;
-  const from = source as LanguageCode;
+  if (!isLanguage(source)) return undefined;
   return {
-    source: language(from),
-    targets: targetsOf(from).map((target) => ({
-      ...language(target),
-      glossaryAndReplaceInfo: supportsGlossary(from, target),
-      honorific: supportsHonorific(from, target),
-    })),
+    source: language(source),
+    targets: targetsOf(source).map((target) => {
+      const { basis, glossaryAndReplaceInfo, honorific } = directionInfo(source, target)!;
+      return { ...language(target), basis, glossaryAndReplaceInfo, honorific };
+    }),
   };
 }
 

@@ -72,6 +72,20 @@ describe('prompts', () => {
     for (const piece of pieces) expect(piece.replace('\n--- end of text ---', '').trim().length).toBeLessThanOrEqual(5000);
   });
 
+  // Issue 9: the prompt counts as the E3 tool counts, so it never promises one call for a text the tool refuses.
+  it('promises one call only for a text the tool takes in one call, for the direction asked for', async () => {
+    const span = `<span translate="no">${'n'.repeat(72)}</span>`;
+    const long = `${'가나다라마바사아자. '.repeat(453)}가나다라마바사${span}`;
+    const toEs = await render('translate_and_summarize', { text: long, target: 'es', source: 'ko' });
+    expect(toEs).not.toContain('one call, with the whole text');
+    expect(toEs).toContain('The text counts 5090 characters');
+    expect(toEs).toContain('--- piece 2 of 2 ---');
+    expect(toEs).toContain('translated and counted like any other text for ko -> es');
+    const toEn = await render('translate_and_summarize', { text: long, target: 'en', source: 'ko' });
+    expect(toEn).toContain('The text counts 4990 characters: one call, with the whole text.');
+    expect(toEn).toContain('does not count toward the limit');
+  });
+
   it('refuses an unsupported direction and an unknown length', async () => {
     await expect(render('translate_and_summarize', { text: 'x', target: 'es', source: 'ja' })).rejects.toThrow(
       /ja -> es is not a supported direction/,
@@ -119,7 +133,10 @@ describe('prompt argument completion', () => {
     expect(fromJa).not.toContain('es');
     expect(fromJa).not.toContain('ja');
     expect(fromJa).toEqual(['ko', 'en', 'zh-CN', 'zh-TW', 'vi', 'th', 'id', 'fr']);
-    expect(await completeArg('summarize_and_translate', 'target', '', { source: 'zh-TW' })).toEqual(['ko', 'en', 'ja', 'zh-CN']);
+    // zh-TW is not a source of the table: rule 3 gives ko, en and ja; every other target is sent as is.
+    expect(await completeArg('summarize_and_translate', 'target', '', { source: 'zh-TW' })).toEqual([
+      'ko', 'en', 'ja', 'zh-CN', 'zh-TW', 'vi', 'th', 'id', 'fr', 'es', 'ru', 'de', 'it',
+    ]);
     expect(await completeArg('translate_and_summarize', 'target', 'z', { source: 'en' })).toEqual(['zh-CN', 'zh-TW']);
     expect(await completeArg('translate_and_summarize', 'target', 'es', { source: 'ja' })).toEqual([]);
   });

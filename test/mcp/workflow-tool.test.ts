@@ -117,6 +117,34 @@ describe('translate_and_summarize tool', () => {
     ]);
   });
 
+  // Issue 9: the chunker counts as the E3 tool counts, so every piece it sends passes E3's own check.
+  it('translates ko -> es text of 4,990 characters plus a 100-character span (span text counts there)', async () => {
+    const span = `<span translate="no">${'n'.repeat(100 - 28)}</span>`;
+    const text = `${'가나다라마바사아자. '.repeat(453)}가나다라마바사${span}`;
+    expect([...text].length).toBe(5090);
+    const result = await h.client.callTool({ name: 'translate_and_summarize', arguments: { text, target: 'es', source: 'ko' } });
+    expect(result.isError, JSON.stringify(result.content)).toBeFalsy();
+    expect(result.structuredContent).toMatchObject({ chunks: 2 });
+    for (const piece of translations().map((b) => b.text as string)) expect([...piece].length).toBeLessThanOrEqual(5000);
+  });
+
+  it('translates a 12,000-character ko -> es text full of spans, every piece within the limit', async () => {
+    const sentence = '서울의 <span translate="no">ACME</span> 매장은 <span class="notranslate">ACME Store</span>입니다. ';
+    const text = sentence.repeat(Math.ceil(12_000 / sentence.length)).slice(0, 12_000).trimEnd();
+    const result = await h.client.callTool({ name: 'translate_and_summarize', arguments: { text, target: 'es', source: 'ko' } });
+    expect(result.isError, JSON.stringify(result.content)).toBeFalsy();
+    const pieces = translations().map((b) => b.text as string);
+    expect(pieces.length).toBe(3);
+    for (const piece of pieces) expect([...piece].length).toBeLessThanOrEqual(5000);
+  });
+
+  it('with source auto and a target no source can use spans into, counts the spans too', async () => {
+    const text = `${'Hello. '.repeat(700)}<span translate="no">${'k'.repeat(200)}</span>`;
+    const result = await h.client.callTool({ name: 'translate_and_summarize', arguments: { text, target: 'de' } });
+    expect(result.isError, JSON.stringify(result.content)).toBeFalsy();
+    expect(translations().length).toBe(2);
+  });
+
   it('sends no progress notifications when none were asked for', async () => {
     const result = await h.client.callTool({ name: 'translate_and_summarize', arguments: { text: 'Hello.', target: 'ko' } });
     expect(result.isError).toBeFalsy();

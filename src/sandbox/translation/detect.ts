@@ -1,4 +1,4 @@
-import type { LanguageCode } from '../../catalogue/languages.js';
+import type { LanguageCode } from '../../catalogue/translation-rules.js';
 import { findPhrase } from './phrasebook.js';
 
 const HANGUL = /\p{Script=Hangul}/u;

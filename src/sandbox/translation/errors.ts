@@ -9,12 +9,12 @@ import type { SandboxResponse } from '../types.js';
  * | N2MT01 | 400  | `source` missing or empty                                                 |
  * | N2MT02 | 400  | `source` is not `auto` or a supported language code                       |
  * | N2MT03 | 400  | `target` missing, empty or not a supported language code                  |
- * | N2MT04 | 400  | the source -> target direction is not supported (also: same language,     |
- * |        |      | or the language detected for `auto` has no direction to `target`)         |
+ * | N2MT04 | 400  | the spec rules the source -> target direction out (translation-rules.ts), |
+ * |        |      | also for the language detected for `auto`                                 |
  * | N2MT05 | 400  | `text` missing or empty                                                   |
  * | N2MT06 | 400  | `glossaryKey`/`replaceInfo` given for a pair outside rule 3               |
  * | N2MT07 | 400  | unknown `glossaryKey`, or `replaceInfo` that is not valid                 |
- * | N2MT08 | 400  | `text` longer than 5000 characters (untranslated span tags not counted)   |
+ * | N2MT08 | 400  | `text` longer than 5000 characters, counted as translation-rules.ts says |
  * | N2MT09 | 400  | `honorific` true for a direction outside rule 4                           |
  * | N2MT99 | 400  | any other malformed request (body not an object, a field of the wrong type)|
  * | N2MT99 | 500  | internal error of the simulator                                           |

@@ -1,4 +1,4 @@
-import type { LanguageCode } from '../../catalogue/languages.js';
+import type { LanguageCode } from '../../catalogue/translation-rules.js';
 
 /** One term of a glossary in the languages it is defined for (rule-3 languages only). */
 export type GlossaryTerm = Partial<Record<LanguageCode, string>>;

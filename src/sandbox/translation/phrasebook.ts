@@ -1,4 +1,4 @@
-import type { LanguageCode } from '../../catalogue/languages.js';
+import type { LanguageCode } from '../../catalogue/translation-rules.js';
 
 /**
  * The sandbox's phrasebook: a few common sentences in every supported language. A sentence found here is

@@ -1,13 +1,11 @@
 import {
   LANGUAGE_CODES,
-  TEXT_LIMIT,
-  countedLength,
-  isSupportedPair,
-  supportsGlossary,
-  supportsHonorific,
-  targetsOf,
+  isLanguage,
+  spansHonoured,
+  translationIssues,
   type LanguageCode,
-} from '../../catalogue/languages.js';
+  type TranslationRule,
+} from '../../catalogue/translation-rules.js';
 import type { SandboxResponse } from '../types.js';
 import { detectLanguage } from './detect.js';
 import { N2MT, n2mtError } from './errors.js';
@@ -23,7 +21,12 @@ export interface TranslationJob {
   keepSpans: boolean;
 }
 
-const isLanguage = (value: string): value is LanguageCode => (LANGUAGE_CODES as readonly string[]).includes(value);
+const N2MT_FOR_RULE: Record<TranslationRule, (typeof N2MT)[keyof typeof N2MT]> = {
+  direction: N2MT.pairUnsupported,
+  length: N2MT.textTooLong,
+  glossary: N2MT.glossaryPairUnsupported,
+  honorific: N2MT.honorificUnsupported,
+};
 
 type Check<T> = { ok: true; value: T } | { ok: false; response: SandboxResponse };
 const ok = <T>(value: T): Check<T> => ({ ok: true, value });
@@ -78,33 +81,22 @@ export function parseTranslationRequest(body: unknown): Check<TranslationJob> {
   const honorific = booleanField(fields, 'honorific');
   if (!honorific.ok) return honorific;
 
-  if (sourceValue !== 'auto') {
-    const pair = checkPair(sourceValue, targetValue);
-    if (!pair.ok) return pair;
-  }
-
+  // The rules are the spec's (translation-rules.ts), checked on the detected language when the source is auto.
   const resolved = sourceValue === 'auto' ? detectLanguage(textValue) : sourceValue;
-  if (sourceValue === 'auto') {
-    const pair = checkPair(resolved, targetValue, ' (source detected from the text)');
-    if (!pair.ok) return pair;
-  }
-
-  // Rule 5: span tags are honoured, and so not counted, only on the pairs that support glossaries.
-  const spansApply = supportsGlossary(resolved, targetValue);
-  const length = spansApply ? countedLength(textValue) : [...textValue].length;
-  if (length > TEXT_LIMIT)
-    return bad(
-      N2MT.textTooLong,
-      `text is ${length} characters${spansApply ? ' outside untranslated spans' : ''}; the limit is ${TEXT_LIMIT}`,
-    );
+  const detected = sourceValue === 'auto' ? ' (source detected from the text)' : '';
+  const issues = translationIssues({
+    source: resolved,
+    target: targetValue,
+    text: textValue,
+    glossaryKey: glossaryKey.value,
+    replaceInfo: replaceInfo.value,
+    honorific: honorific.value,
+  });
+  const first = issues[0];
+  if (first) return bad(N2MT_FOR_RULE[first.rule], `${first.field}: ${first.message}${detected}`);
 
   let substitutions: Substitution[] = [];
   if (glossaryKey.value !== undefined || replaceInfo.value !== undefined) {
-    if (!supportsGlossary(resolved, targetValue))
-      return bad(
-        N2MT.glossaryPairUnsupported,
-        `glossaryKey and replaceInfo are not supported for ${resolved} -> ${targetValue}`,
-      );
     // Rule 1: replaceInfo has priority over glossaryKey; the glossary is then not used (nor looked up).
     if (replaceInfo.value !== undefined) {
       const parsed = parseReplaceInfo(replaceInfo.value);
@@ -121,28 +113,12 @@ export function parseTranslationRequest(body: unknown): Check<TranslationJob> {
     }
   }
 
-  if (honorific.value && !supportsHonorific(resolved, targetValue))
-    return bad(
-      N2MT.honorificUnsupported,
-      `honorific is not supported for ${resolved} -> ${targetValue} (only en, ja, zh-CN, zh-TW -> ko and ko, en, zh-CN, zh-TW -> ja)`,
-    );
-
   return ok({
     source: resolved,
     target: targetValue,
     text: textValue,
     honorific: honorific.value,
     substitutions,
-    keepSpans: supportsGlossary(resolved, targetValue),
+    keepSpans: spansHonoured(resolved, targetValue),
   });
-}
-
-function checkPair(source: LanguageCode, target: LanguageCode, note = ''): Check<true> {
-  if (source === target) return bad(N2MT.pairUnsupported, `source and target are both ${source}${note}`);
-  if (!isSupportedPair(source, target))
-    return bad(
-      N2MT.pairUnsupported,
-      `${source} -> ${target} is not a supported direction${note}; targets of ${source}: ${targetsOf(source).join(', ')}`,
-    );
-  return ok(true);
 }

@@ -1,4 +1,4 @@
-import { UNTRANSLATED_SPAN, type LanguageCode } from '../../catalogue/languages.js';
+import { untranslatedSpans, type LanguageCode } from '../../catalogue/translation-rules.js';
 import { applySubstitutions, type Substitution } from './glossary.js';
 import { findPhrase, renderPhrase } from './phrasebook.js';
 
@@ -49,11 +49,10 @@ export function translate(text: string, options: TranslateOptions): string {
 
   if (options.keepSpans) {
     let last = 0;
-    // matchAll works on a copy of the (global) regex, so the shared constant's lastIndex is never touched.
-    for (const match of text.matchAll(UNTRANSLATED_SPAN)) {
-      plain(text.slice(last, match.index));
-      pieces.push({ kind: 'span', text: match[0] });
-      last = match.index + match[0].length;
+    for (const [start, end] of untranslatedSpans(text)) {
+      plain(text.slice(last, start));
+      pieces.push({ kind: 'span', text: text.slice(start, end) });
+      last = end;
     }
     plain(text.slice(last));
   } else {

@@ -187,7 +187,7 @@ const CROSS_FIELD_CASES: Case[] = [
     /at most 5000 characters \(got 5128\)/,
   ],
   ['translation_translate_text', { source: 'ja', target: 'es', text: 'こんにちは' }, 'target', /not a supported direction/],
-  ['translation_translate_text', { source: 'zh-TW', target: 'de', text: '你好' }, 'target', /not a supported direction/],
+  ['translation_translate_text', { source: 'zh-CN', target: 'de', text: '你好' }, 'target', /not a supported direction/],
   ['translation_translate_text', { source: 'en', target: 'es', text: 'hi', glossaryKey: 'g1' }, 'glossaryKey', /not supported for en -> es/],
   ['translation_translate_text', { source: 'en', target: 'es', text: 'hi', replaceInfo: 'r1' }, 'replaceInfo', /not supported for en -> es/],
   ['translation_translate_text', { source: 'ko', target: 'en', text: '안녕', honorific: true }, 'honorific', /not supported for ko -> en/],

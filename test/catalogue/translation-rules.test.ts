@@ -1,0 +1,100 @@
+/**
+ * The translation rules (E3), each expected value written out from the spec: the span grammar of rule 5, what
+ * counts toward the 5000 characters, and every check of a request.
+ */
+import { describe, expect, it } from 'vitest';
+import {
+  countedLength,
+  directionBasis,
+  spansHonoured,
+  translationIssues,
+  untranslatedSpans,
+} from '../../src/catalogue/translation-rules.js';
+
+const spansOf = (text: string) => untranslatedSpans(text).map(([s, e]) => text.slice(s, e));
+
+describe('the span grammar of rule 5', () => {
+  it('knows both attribute forms, in any case and any quoting, among other attributes', () => {
+    expect(spansOf('a <span translate="no">x</span> b <span class="notranslate">y</span>')).toEqual([
+      '<span translate="no">x</span>',
+      '<span class="notranslate">y</span>',
+    ]);
+    expect(spansOf("<SPAN TRANSLATE='NO'>x</SPAN>")).toEqual(["<SPAN TRANSLATE='NO'>x</SPAN>"]);
+    expect(spansOf('<span translate=no>x</span>')).toEqual(['<span translate=no>x</span>']);
+    expect(spansOf('<span id="k" class="brand NoTranslate">x</span>')).toEqual(['<span id="k" class="brand NoTranslate">x</span>']);
+    expect(spansOf('<span translate = "no" >x</span>')).toEqual(['<span translate = "no" >x</span>']);
+  });
+
+  it('closes at the matching </span> when spans are nested', () => {
+    const text = 'A <span translate="no">keep <span class="b">bold</span> and <span>more</span> too</span> B';
+    expect(spansOf(text)).toEqual(['<span translate="no">keep <span class="b">bold</span> and <span>more</span> too</span>']);
+    // An untranslated span inside another is part of it.
+    expect(spansOf('<span class="notranslate">1 <span translate="no">2</span> 3</span>')).toEqual([
+      '<span class="notranslate">1 <span translate="no">2</span> 3</span>',
+    ]);
+  });
+
+  it('ignores other spans, unclosed spans and other attribute values', () => {
+    expect(spansOf('<span class="x">a</span> <span translate="yes">b</span> <span class="notranslated">c</span>')).toEqual([]);
+    expect(spansOf('<span translate="no">never closed')).toEqual([]);
+    expect(spansOf('<spanner translate="no">x</spanner>')).toEqual([]);
+    expect(spansOf('<span translate="no"/>x</span>')).toEqual([]);
+  });
+});
+
+describe('counted length', () => {
+  it('counts code points, spans and their tags excluded on directions that honour them', () => {
+    const text = '😀 hi <span translate="no">not counted</span>!';
+    expect(countedLength(text, 'ko', 'en')).toBe([...'😀 hi !'].length);
+    // ko -> es: no span support (rule 5 = rule 3's languages), every character counts.
+    expect(countedLength(text, 'ko', 'es')).toBe([...text].length);
+  });
+
+  it('with auto, spans are free when some source the text may have honours them for the target', () => {
+    expect(spansHonoured('auto', 'en')).toBe(true);
+    expect(spansHonoured('auto', 'vi')).toBe(true); // en -> vi is a rule 3 pair
+    for (const target of ['es', 'ru', 'de', 'it'] as const) expect(spansHonoured('auto', target), target).toBe(false);
+  });
+});
+
+describe('directions', () => {
+  it('gives each direction its basis in the spec', () => {
+    expect(directionBasis('ko', 'it')).toBe('table');
+    expect(directionBasis('ja', 'ko')).toBe('rule 3');
+    expect(directionBasis('fr', 'ko')).toBe('rule 3');
+    expect(directionBasis('zh-TW', 'ja')).toBe('rule 3');
+    expect(directionBasis('vi', 'ko')).toBe('not documented');
+    expect(directionBasis('zh-TW', 'zh-CN')).toBe('not documented');
+    expect(directionBasis('ja', 'es')).toBe('ruled out');
+    expect(directionBasis('en', 'it')).toBe('ruled out');
+    expect(directionBasis('ko', 'ko')).toBe('ruled out');
+  });
+});
+
+describe('translationIssues', () => {
+  const fields = (req: Parameters<typeof translationIssues>[0]) => translationIssues(req).map((i) => `${i.rule}:${i.field}`);
+
+  it('refuses what the spec rules out, and nothing more', () => {
+    expect(fields({ source: 'ja', target: 'es', text: 'x' })).toEqual(['direction:target']);
+    expect(fields({ source: 'vi', target: 'th', text: 'x' })).toEqual([]);
+    expect(fields({ source: 'auto', target: 'it', text: 'x' })).toEqual([]);
+  });
+
+  it('checks the length with the direction’s own count', () => {
+    const text = `${'a'.repeat(4990)}<span translate="no">${'b'.repeat(50)}</span>`;
+    expect(fields({ source: 'ko', target: 'en', text })).toEqual([]);
+    expect(fields({ source: 'ko', target: 'es', text })).toEqual(['length:text']);
+    expect(translationIssues({ source: 'ko', target: 'es', text })[0]?.message).toBe('must be at most 5000 characters (got 5068)');
+    expect(fields({ source: 'auto', target: 'es', text })).toEqual(['length:text']);
+  });
+
+  it('refuses glossary and honorific where rules 3 and 4 rule them out, with auto only when no source allows them', () => {
+    expect(fields({ source: 'en', target: 'es', glossaryKey: 'g' })).toEqual(['glossary:glossaryKey']);
+    expect(fields({ source: 'en', target: 'es', glossaryKey: 'g', replaceInfo: 'r' })).toEqual(['glossary:replaceInfo']);
+    expect(fields({ source: 'auto', target: 'es', glossaryKey: 'g' })).toEqual(['glossary:glossaryKey']);
+    expect(fields({ source: 'auto', target: 'ko', glossaryKey: 'g' })).toEqual([]);
+    expect(fields({ source: 'ko', target: 'en', honorific: true })).toEqual(['honorific:honorific']);
+    expect(fields({ source: 'auto', target: 'ja', honorific: true })).toEqual([]);
+    expect(fields({ source: 'auto', target: 'en', honorific: true })).toEqual(['honorific:honorific']);
+  });
+});
