@@ -15,11 +15,8 @@ export function defaultTargets(builds) {
     { name: 'floor', what: 'bare node, canned answers', args: [`${ROOT}bench/fixtures/floor-server.mjs`] },
     { name: 'sdk-minimal', what: 'McpServer + 1 tool on the same SDK, from node_modules', args: [`${ROOT}bench/fixtures/minimal-sdk-server.mjs`] },
     { name: 'sdk-minimal-bundled', what: 'the same, esbuild bundle (minified)', args: [builds.minimal] },
-    ...(builds.steps ?? []).map((step) => ({ name: step.name, what: step.what, args: [step.file] })),
-    { name: 'ours', what: '+ tool definitions computed at build time = dist/cli.js, the shipped build', args: [CLI] },
+    { name: 'ours', what: 'dist/cli.js, the shipped build', args: [CLI] },
   ];
-  // The placeholder argument stands where the script path would be: with a snapshot, argv[1] is the first argument.
-  if (builds.snapshot) targets.push({ name: 'ours-snapshot', what: 'V8 start-up snapshot of the same (not shipped)', args: ['--snapshot-blob', builds.snapshot, 'svc-platform-mcp'] });
   return targets;
 }
 
@@ -97,8 +94,8 @@ export async function run({ runs = 20, targets, firstCallRuns = 10 } = {}) {
     initializeMs: summary(init[t.name]),
     ratioToFloor: round(median(times[t.name]) / floor, 2),
   }));
-  // First call after start, for the build before and after the start-up work.
-  const firstCallTargets = targets.filter((t) => t.name === 'ours' || t.name === 'ours-before');
+  // First call after start: undici is loaded on the first upstream call, or in the idle time 300 ms after start.
+  const firstCallTargets = targets.filter((t) => t.name === 'ours');
   const first = Object.fromEntries(firstCallTargets.map((t) => [t.name, { first: [], second: [] }]));
   for (let i = 0; i < (firstCallTargets.length ? firstCallRuns : 0); i++) {
     for (const t of shuffled(firstCallTargets)) {
@@ -108,7 +105,7 @@ export async function run({ runs = 20, targets, firstCallRuns = 10 } = {}) {
     }
   }
   const firstCalls = Object.entries(first).map(([name, v]) => ({ name, firstMs: summary(v.first), secondMs: summary(v.second) }));
-  const json = { runs, floorMs: round(floor), targets: rows, firstCalls, snapshotError: builds.snapshotError, raw: times };
+  const json = { runs, floorMs: round(floor), targets: rows, firstCalls, raw: times };
   const markdown = [
     `### Cold start (spawn → initialize → tools/list over stdio), median of ${runs} interleaved runs`,
     '',
@@ -124,7 +121,6 @@ export async function run({ runs = 20, targets, firstCallRuns = 10 } = {}) {
             '.',
         ]
       : []),
-    ...(builds.snapshotError ? ['', `_Snapshot not built: ${builds.snapshotError.split('\n').find((l) => l.trim()) ?? ''}_`] : []),
   ].join('\n');
   return { name: 'cold-start', json, markdown };
 }

@@ -1,8 +1,10 @@
 #!/usr/bin/env node
 import { randomUUID } from 'node:crypto';
 import { ConfigError, USAGE, parseCommand, type Config } from './config.js';
-import { createDispatcher } from './gateway/http.js';
+import { createUpstream } from './gateway/http.js';
 import { SERVER_VERSION, createServerFactory, type ServerDeps } from './server.js';
+
+const WARM_UP_AFTER_MS = 300;
 
 /** The only module that reads process.argv / process.env or exits. */
 async function main(): Promise<void> {
@@ -40,9 +42,12 @@ async function main(): Promise<void> {
     log(`svc-platform-mcp: SANDBOX MODE — every service is the embedded simulator at ${sandbox.url} (demo data, not the real platform)`);
   }
 
-  const dispatcher = createDispatcher(config);
-  const deps: ServerDeps = { dispatcher, now: Date.now, randomId: randomUUID, random: Math.random, log };
+  const upstream = createUpstream(config);
+  const deps: ServerDeps = { upstream, now: Date.now, randomId: randomUUID, random: Math.random, log };
   const createServer = createServerFactory(config, deps);
+  // undici is loaded on the first upstream call; hosts send initialize and tools/list at once and the first tool
+  // call only after the model has thought, so load it in that idle time.
+  setTimeout(() => upstream.warmUp(), WARM_UP_AFTER_MS).unref();
 
   if (config.transport === 'http') {
     const { serveHttp } = await import('./transports/http.js');
@@ -57,7 +62,7 @@ async function main(): Promise<void> {
   }
   for (const cleanup of cleanups) await cleanup();
   // destroy, not close: a call still waiting upstream after the grace period must not hold the exit.
-  await dispatcher.destroy();
+  await upstream.destroy();
   process.exit(0);
 }
 
@@ -68,10 +73,4 @@ const run = () =>
     process.exit(1);
   });
 
-// Under `node --build-snapshot` (bench/build-variants.mjs makes a V8 start-up snapshot of this module), start when the
-// snapshot is loaded, not while it is being built.
-if (process.execArgv.includes('--build-snapshot')) {
-  process.getBuiltinModule('node:v8').startupSnapshot.setDeserializeMainFunction(run);
-} else {
-  void run();
-}
+void run();

@@ -1,21 +1,23 @@
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import type { Dispatcher } from 'undici';
 import { CATALOGUE } from './catalogue/catalogue.js';
 import type { Config } from './config.js';
 import { secretsOf } from './gateway/auth.js';
 import type { ExecutorDeps } from './gateway/executor.js';
-import { catalogueTool, type CallLog } from './mcp/catalogue-tools.js';
-import { toolDefinitions } from './mcp/tool-definitions.js';
+import type { Upstream } from './gateway/http.js';
+import { catalogueTool } from './mcp/catalogue-tools.js';
 import { registerPrompts } from './mcp/prompts.js';
 import { registerResources } from './mcp/resources.js';
+import { sharedLazyValidator } from './mcp/schema-validator.js';
+import type { CallFrame } from './mcp/tool-call.js';
+import { toolDefinitions } from './mcp/tool-definitions.js';
 import { registerTools, type ToolHandler } from './mcp/tool-registry.js';
-import { translateAndSummarizeTool } from './mcp/workflow-tool.js';
+import { WORKFLOW_TOOL_NAME, translateAndSummarizeTool } from './mcp/workflow-tool.js';
 import { SERVER_NAME, SERVER_VERSION } from './version.js';
 
 export { SERVER_NAME, SERVER_VERSION } from './version.js';
 
 export interface ServerDeps {
-  dispatcher: Dispatcher;
+  upstream: Upstream;
   now(): number;
   randomId(): string;
   random(): number;
@@ -33,23 +35,34 @@ SANDBOX MODE: every service is the embedded simulator with demo data, not the re
 /** Everything a server needs that does not change between sessions, computed once. */
 export function createServerFactory(config: Config, deps: ServerDeps): () => McpServer {
   const definitions = toolDefinitions();
-  const secrets = collectSecrets(config);
+  const definition = (name: string) => {
+    const found = definitions.get(name);
+    if (!found) throw new Error(`no tool definition named ${name}`);
+    return found;
+  };
   const executorDeps: ExecutorDeps = {
     config,
-    dispatcher: deps.dispatcher,
+    upstream: deps.upstream,
     now: deps.now,
     requestId: deps.randomId,
     random: deps.random,
   };
-  const logCall: CallLog = (entry) => deps.log(JSON.stringify({ event: 'tool_call', ...entry }));
-  const handlers: ToolHandler[] = CATALOGUE.map((op, i) => catalogueTool(op, definitions[i]!, executorDeps, secrets, logCall));
-  handlers.push(translateAndSummarizeTool(definitions[CATALOGUE.length]!, executorDeps, secrets, logCall));
+  const frame: CallFrame = {
+    now: deps.now,
+    secrets: collectSecrets(config),
+    log: (entry) => deps.log(JSON.stringify({ event: 'tool_call', ...entry })),
+  };
+  const handlers: ToolHandler[] = [
+    ...CATALOGUE.map((op) => catalogueTool(op, definition(op.name), executorDeps, frame)),
+    translateAndSummarizeTool(definition(WORKFLOW_TOOL_NAME), executorDeps, frame),
+  ];
   const instructions = INSTRUCTIONS + (config.sandbox ? SANDBOX_NOTE : '');
+  const jsonSchemaValidator = sharedLazyValidator();
 
   return () => {
     const server = new McpServer(
       { name: SERVER_NAME, title: 'Platform services', version: SERVER_VERSION },
-      { instructions, capabilities: { logging: {} } },
+      { instructions, capabilities: { logging: {} }, jsonSchemaValidator },
     );
     registerTools(server.server, handlers);
     registerResources(server);

@@ -1,10 +1,10 @@
 import { z } from 'zod';
 import { long, pathSegment } from './fields.js';
-import type { Operation } from './types.js';
+import { defineOperation } from './types.js';
 
 export const HTTP_METHOD_NAMES = ['ANY', 'GET', 'POST', 'PUT', 'DELETE', 'PATCH', 'OPTIONS', 'HEAD'] as const;
 
-export const createMethodResponse: Operation = {
+export const createMethodResponse = defineOperation({
   id: 'E6',
   name: 'apigateway_create_method_response',
   title: 'Add an API method response',
@@ -33,9 +33,9 @@ export const createMethodResponse: Operation = {
     }),
   }),
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
-};
+});
 
-export const listProducts: Operation = {
+export const listProducts = defineOperation({
   id: 'E7',
   name: 'apigateway_list_products',
   title: 'List API gateway products',
@@ -76,4 +76,4 @@ export const listProducts: Operation = {
       .optional(),
   }),
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true },
-};
+});

@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import type { Operation } from './types.js';
+import { defineOperation } from './types.js';
 
-export const checkAppName: Operation = {
+export const checkAppName = defineOperation({
   id: 'E9',
   name: 'bigdata_check_app_name',
   title: 'Check a big-data app name',
@@ -29,4 +29,4 @@ export const checkAppName: Operation = {
     message: z.string().optional().describe('Why, when success or availableName is false'),
   }),
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true },
-};
+});

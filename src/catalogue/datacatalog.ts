@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import type { Operation } from './types.js';
+import { defineOperation } from './types.js';
 
-export const runScanner: Operation = {
+export const runScanner = defineOperation({
   id: 'E8',
   name: 'datacatalog_run_scanner',
   title: 'Run a data-catalog scanner',
@@ -20,4 +20,4 @@ export const runScanner: Operation = {
     status: z.string().optional().describe('SCANNER_STARTING once the run starts'),
   }),
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
-};
+});

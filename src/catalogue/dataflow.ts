@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { pathSegment } from './fields.js';
-import type { Operation } from './types.js';
+import { defineOperation } from './types.js';
 
-export const updateJobExecutionOptions: Operation = {
+export const updateJobExecutionOptions = defineOperation({
   id: 'E4',
   name: 'dataflow_update_job_execution_options',
   title: 'Update data-flow job execution options',
@@ -41,4 +41,4 @@ export const updateJobExecutionOptions: Operation = {
     updatedDate: z.string().optional(),
   }),
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: true },
-};
+});

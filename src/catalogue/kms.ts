@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { pathSegment } from './fields.js';
-import type { Operation } from './types.js';
+import { defineOperation } from './types.js';
 
-export const migrateKey: Operation = {
+export const migrateKey = defineOperation({
   id: 'E15',
   name: 'kms_migrate_key',
   title: 'Migrate a global key to a Region',
@@ -23,4 +23,4 @@ export const migrateKey: Operation = {
     data: z.looseObject({ keyTag: z.string().optional(), targetRegion: z.string().optional() }).optional(),
   }),
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true },
-};
+});

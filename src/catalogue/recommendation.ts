@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { pathSegment } from './fields.js';
-import type { Operation } from './types.js';
+import { defineOperation } from './types.js';
 
-export const getDefaultSchema: Operation = {
+export const getDefaultSchema = defineOperation({
   id: 'E10',
   name: 'recommendation_get_default_schema',
   title: 'Get a default recommendation schema',
@@ -28,9 +28,9 @@ export const getDefaultSchema: Operation = {
       .optional(),
   }),
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true },
-};
+});
 
-export const deleteService: Operation = {
+export const deleteService = defineOperation({
   id: 'E11',
   name: 'recommendation_delete_service',
   title: 'Delete a recommendation service',
@@ -42,4 +42,4 @@ export const deleteService: Operation = {
   input: z.strictObject({ serviceId: pathSegment('Service ID') }),
   output: z.looseObject({ result: z.string().optional() }),
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: true },
-};
+});

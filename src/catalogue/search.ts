@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { pathSegment } from './fields.js';
-import type { Operation } from './types.js';
+import { defineOperation } from './types.js';
 
 export const TOKENIZER_LANGUAGES = [
   { language: 'chinese', type: 'hanaterm', method: 'sgmt', option: '+china +china_cn +china_tw' },
@@ -25,7 +25,7 @@ const schemaDocument = z.looseObject({
     ),
 });
 
-export const updateSchema: Operation = {
+export const updateSchema = defineOperation({
   id: 'E13',
   name: 'search_update_schema',
   title: 'Replace a search domain schema',
@@ -42,9 +42,9 @@ export const updateSchema: Operation = {
   }),
   output: z.looseObject({ result: z.string().optional() }),
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: true },
-};
+});
 
-export const listTokenizerLanguages: Operation = {
+export const listTokenizerLanguages = defineOperation({
   id: 'E14',
   name: 'search_list_tokenizer_languages',
   title: 'List search tokenizer languages',
@@ -61,4 +61,4 @@ export const listTokenizerLanguages: Operation = {
     ),
   }),
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true },
-};
+});

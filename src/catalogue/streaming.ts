@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { streamingRegion } from './fields.js';
-import type { Operation } from './types.js';
+import { defineOperation } from './types.js';
 
 const READ = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true };
 
@@ -12,7 +12,7 @@ const envelope = <T extends z.ZodRawShape>(result: T) =>
     result: z.looseObject(result).optional(),
   });
 
-export const listConfigGroups: Operation = {
+export const listConfigGroups = defineOperation({
   id: 'E1',
   name: 'streaming_list_config_groups',
   title: 'List streaming config groups',
@@ -50,9 +50,9 @@ export const listConfigGroups: Operation = {
       .optional(),
   }),
   annotations: READ,
-};
+});
 
-export const listServerImages: Operation = {
+export const listServerImages = defineOperation({
   id: 'E2',
   name: 'streaming_list_server_images',
   title: 'List streaming OS images (G3)',
@@ -79,4 +79,4 @@ export const listServerImages: Operation = {
       .optional(),
   }),
   annotations: READ,
-};
+});

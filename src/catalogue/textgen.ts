@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { Operation } from './types.js';
+import { defineOperation } from './types.js';
 
 export const AI_FILTERS = [
   { groupName: 'curse', name: 'discrimination', meaning: 'Abasement, discrimination or hate speech' },
@@ -7,7 +7,7 @@ export const AI_FILTERS = [
   { groupName: 'unsafeContents', name: 'sexualHarassment', meaning: 'Sexual harassment or obscenity' },
 ] as const;
 
-export const createCompletion: Operation = {
+export const createCompletion = defineOperation({
   id: 'E12',
   name: 'textgen_create_completion',
   title: 'Generate a text completion',
@@ -49,4 +49,4 @@ export const createCompletion: Operation = {
       .optional(),
   }),
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: false, openWorldHint: true },
-};
+});

@@ -32,8 +32,9 @@ export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
  * - code-success: `{code: 'SUCCESS'}` (key management)
  * - maps-status: `status.code` 0 (ok) or 3 (no results); anything else is an error
  * - studio-status: `status.code` '20000' (text generation)
+ * - success-flag: `success: false` with a `message` (big-data app name check)
  */
-export type Envelope = 'code-zero' | 'code-success' | 'maps-status' | 'studio-status';
+export type Envelope = 'code-zero' | 'code-success' | 'maps-status' | 'studio-status' | 'success-flag';
 
 export interface ToolAnnotationSet {
   readOnlyHint: boolean;
@@ -42,7 +43,19 @@ export interface ToolAnnotationSet {
   openWorldHint: boolean;
 }
 
-export interface Operation {
+/** A destructive operation names the argument the user must confirm and says what will happen. */
+export interface Confirmation<Args> {
+  /** The argument whose value the user types (or the model passes as `confirm`) to confirm, e.g. keyTag. */
+  argument: keyof Args & string;
+  /** What the call will do, in words a user reads before agreeing. Only what the spec says. */
+  consequence(args: Args): string;
+}
+
+export interface Operation<
+  Input extends z.ZodObject = z.ZodObject,
+  Output extends z.ZodObject = z.ZodObject,
+  AnswersText extends boolean = boolean,
+> {
   /** The spec's operation number, e.g. "E3". */
   id: string;
   /** The MCP tool name (fixed by DESIGN.md). */
@@ -61,9 +74,9 @@ export interface Operation {
    * Every spec constraint lives here, cross-field rules included (superRefine).
    * Arguments not used in the path go to the query for GET/DELETE and to the JSON body otherwise.
    */
-  input: z.ZodObject;
-  /** Shape of the upstream JSON when known; tolerant of extra fields. */
-  output?: z.ZodObject;
+  input: Input;
+  /** Shape of the upstream JSON; tolerant of extra fields. The executor returns the parsed value. */
+  output: Output;
   annotations: ToolAnnotationSet;
   envelope?: Envelope;
   /** E1/E2: `region` (KR | SGN | JPN, default from config) selects the path segment and is not sent. */
@@ -72,6 +85,30 @@ export interface Operation {
   integerFields?: readonly string[];
   /** The upstream answers a bare JSON array; structured content must be an object, so it becomes `{[key]: array}`. */
   arrayResultKey?: string;
-  /** The answer may be text, not JSON (E5 with output=xml or a JSONP callback): a non-JSON content type passes through as text. */
-  mayAnswerText?: boolean;
+  /** The answer may be text, not JSON (E5 with output=xml or a JSONP callback): a non-JSON answer passes through as text. */
+  mayAnswerText?: AnswersText;
+  /** Destructive operations (E11, E15): what the user confirms before anything is sent. */
+  confirmation?: Confirmation<z.output<Input>>;
+  /** How to get the rest of a list the result had to shorten (e.g. "page on with offset and limit"). */
+  paging?: string;
+}
+
+export type AnyOperation = Operation<z.ZodObject, z.ZodObject, boolean>;
+
+export type OperationInput<Op extends AnyOperation> = z.output<Op['input']>;
+export type OperationOutput<Op extends AnyOperation> = z.output<Op['output']>;
+
+/** What a successful call yields: the parsed JSON, or the text of a text answer (E5 only). */
+export type Answer<Op extends AnyOperation> =
+  | { kind: 'json'; value: OperationOutput<Op> }
+  | (Op['mayAnswerText'] extends false | undefined ? never : { kind: 'text'; value: string });
+
+/**
+ * Declares an operation with its input and output types carried through to the executor's result. A call site
+ * that never sets `mayAnswerText` gets JSON answers only, by type.
+ */
+export function defineOperation<Input extends z.ZodObject, Output extends z.ZodObject, AnswersText extends boolean = false>(
+  op: Operation<Input, Output, AnswersText>,
+): Operation<Input, Output, AnswersText> {
+  return op;
 }

@@ -19,6 +19,14 @@ export interface FailureDetails {
   retryAfterMs?: number;
 }
 
+/** What happened on the wire, for logs and callers: returned with an answer, or carried by a failure. */
+export interface CallMeta {
+  attempts: number;
+  /** HTTP status of the last answer, when one came. */
+  status?: number;
+  durationMs: number;
+}
+
 /** The one error type of the executor. Its message is written for the agent that made the call. */
 export class ToolFailure extends Error {
   override name = 'ToolFailure';
@@ -26,6 +34,8 @@ export class ToolFailure extends Error {
   readonly httpStatus?: number;
   readonly upstreamCode?: string;
   readonly retryAfterMs?: number;
+  /** Set by the executor: how far the call got. */
+  meta?: CallMeta;
 
   constructor(
     readonly code: FailureCode,
@@ -37,6 +47,16 @@ export class ToolFailure extends Error {
     this.httpStatus = details.httpStatus;
     this.upstreamCode = details.upstreamCode;
     this.retryAfterMs = details.retryAfterMs;
+  }
+
+  /** Any error as a ToolFailure (a bug of ours still becomes a tool error, never a crash), with `meta` when given. */
+  static from(error: unknown, meta?: CallMeta): ToolFailure {
+    const failure =
+      error instanceof ToolFailure
+        ? error
+        : new ToolFailure('unexpected_response', `internal error: ${(error as Error)?.message ?? String(error)}`);
+    if (meta) failure.meta = { ...meta };
+    return failure;
   }
 }
 
@@ -58,9 +78,3 @@ export const GATEWAY_ERROR_CODES: Readonly<Record<string, string>> = {
 /** Gateway codes worth another attempt after a pause. */
 export const RETRYABLE_GATEWAY_CODES = new Set(['410', '420', '510']);
 export const RETRYABLE_HTTP_STATUSES = new Set([429, 502, 503, 504]);
-
-/** Any error as a ToolFailure: a bug of ours still becomes a tool error, never a crash or a protocol error. */
-export function asToolFailure(error: unknown): ToolFailure {
-  if (error instanceof ToolFailure) return error;
-  return new ToolFailure('unexpected_response', `internal error: ${(error as Error)?.message ?? String(error)}`);
-}

@@ -1,14 +1,61 @@
-import { Agent, EnvHttpProxyAgent, type Dispatcher } from 'undici';
+import type { Dispatcher } from 'undici';
 import type { Config } from '../config.js';
-
-/** Loopback never goes through a proxy: the sandbox and local test servers live there. */
-const LOOPBACK = 'localhost,127.0.0.1,::1';
+import { LOOPBACK_HOSTS } from '../util/loopback.js';
+import { readLimited } from '../util/read-body.js';
+import { ToolFailure } from './errors.js';
 
 /**
- * One dispatcher for every upstream: undici keeps a keep-alive pool per origin. Connect, header and body
- * timeouts are bounded by the call timeout; the executor also enforces one deadline per call.
+ * The HTTP client of every upstream call: one undici dispatcher (a keep-alive pool per origin), created with
+ * undici itself on the first call. Starting the server, initialize and tools/list never load undici; `warmUp`
+ * lets the CLI load it while the host is still thinking about its first call.
  */
-export function createDispatcher(config: Pick<Config, 'timeoutMs' | 'proxy'>): Dispatcher {
+export interface Upstream {
+  dispatcher(): Promise<Dispatcher>;
+  warmUp(): void;
+  /** Lets requests in flight finish, then closes the pool. */
+  close(): Promise<void>;
+  /** Closes the pool now, failing requests in flight. */
+  destroy(): Promise<void>;
+}
+
+/** Largest upstream answer we read; beyond it the call fails instead of exhausting memory. */
+export const MAX_RESPONSE_BYTES = 16 * 1024 * 1024;
+
+type Undici = typeof import('undici');
+
+/**
+ * undici's public entry, imported on first use. It is CommonJS: Node's import() gives its named exports, while a
+ * bundle gives its module.exports as the default export.
+ */
+async function loadUndici(): Promise<Undici> {
+  const module = await import('undici');
+  return 'Agent' in module ? module : (module as unknown as { default: Undici }).default;
+}
+
+export function createUpstream(config: Pick<Config, 'timeoutMs' | 'proxy'>): Upstream {
+  let created: Promise<Dispatcher> | undefined;
+  const dispatcher = () => (created ??= loadUndici().then((undici) => newDispatcher(undici, config)));
+  /** The pool, if one was made; a failed creation has nothing to close. */
+  const made = async () => (created ? await created.catch(() => undefined) : undefined);
+  return {
+    dispatcher,
+    warmUp: () => void dispatcher().catch(() => {}),
+    close: async () => void (await (await made())?.close()),
+    destroy: async () => void (await (await made())?.destroy()),
+  };
+}
+
+/** An Upstream over a dispatcher made elsewhere (tests: undici's MockAgent, or an Agent of their own). */
+export function upstreamOf(dispatcher: Dispatcher): Upstream {
+  return {
+    dispatcher: () => Promise.resolve(dispatcher),
+    warmUp: () => {},
+    close: () => dispatcher.close(),
+    destroy: () => dispatcher.destroy(),
+  };
+}
+
+function newDispatcher(undici: Undici, config: Pick<Config, 'timeoutMs' | 'proxy'>): Dispatcher {
   const options = {
     connections: 32,
     keepAliveTimeout: 10_000,
@@ -17,14 +64,117 @@ export function createDispatcher(config: Pick<Config, 'timeoutMs' | 'proxy'>): D
     bodyTimeout: config.timeoutMs,
   };
   const { http, https, noProxy } = config.proxy;
-  if (!http && !https) return new Agent(options);
-  return new EnvHttpProxyAgent({
+  if (!http && !https) return new undici.Agent(options);
+  // Loopback never goes through a proxy.
+  const loopback = LOOPBACK_HOSTS.join(',');
+  return new undici.EnvHttpProxyAgent({
     ...options,
     httpProxy: http,
     httpsProxy: https ?? http,
-    noProxy: noProxy ? `${noProxy},${LOOPBACK}` : LOOPBACK,
+    noProxy: noProxy ? `${noProxy},${loopback}` : loopback,
   });
 }
 
-/** Largest upstream answer we read; beyond it the call fails instead of exhausting memory. */
-export const MAX_RESPONSE_BYTES = 16 * 1024 * 1024;
+export interface OutgoingRequest {
+  method: string;
+  url: string;
+  headers: Record<string, string>;
+  body?: string;
+}
+
+export interface RawResponse {
+  status: number;
+  contentType: string;
+  text: string;
+  retryAfterMs?: number;
+}
+
+export interface SendOptions {
+  /** Epoch ms by which the answer must be complete. */
+  deadline: number;
+  now(): number;
+  /** The client's cancellation. */
+  signal?: AbortSignal;
+  /** For the timeout message: the setting the deadline came from. */
+  timeoutLabel: string;
+}
+
+/**
+ * One attempt: sends the request and reads the whole answer (at most MAX_RESPONSE_BYTES), or throws the
+ * ToolFailure that says what went wrong. The deadline is a timer of ours, so that fake timers drive it in tests.
+ */
+export async function send(upstream: Upstream, req: OutgoingRequest, options: SendOptions): Promise<RawResponse> {
+  const { request } = await loadUndici();
+  const dispatcher = await upstream.dispatcher();
+  const remaining = Math.max(1, options.deadline - options.now());
+  const deadline = new AbortController();
+  const timer = setTimeout(() => deadline.abort(), remaining);
+  const signal = options.signal ? AbortSignal.any([options.signal, deadline.signal]) : deadline.signal;
+  const failure = (error: unknown) => {
+    if (options.signal?.aborted) return new ToolFailure('cancelled', 'the call was cancelled by the client');
+    if (deadline.signal.aborted || isTimeout(error)) {
+      return new ToolFailure('timeout', `no complete answer from upstream within ${options.timeoutLabel}`);
+    }
+    return connectionFailure(error, new URL(req.url).origin);
+  };
+  try {
+    const res = await request(req.url, {
+      method: req.method as Dispatcher.HttpMethod,
+      headers: req.headers,
+      body: req.body,
+      dispatcher,
+      signal,
+      headersTimeout: remaining,
+      bodyTimeout: remaining,
+    });
+    const body = await readLimited(res.body, { maxBytes: MAX_RESPONSE_BYTES, overflow: 'destroy' });
+    if (body.kind === 'too-large') {
+      throw new ToolFailure('malformed_response', `upstream answer is larger than ${MAX_RESPONSE_BYTES} bytes`);
+    }
+    if (body.kind === 'aborted') throw failure(Object.assign(new Error('body cut off'), { code: 'UND_ERR_SOCKET' }));
+    return {
+      status: res.statusCode,
+      contentType: String(res.headers['content-type'] ?? ''),
+      text: body.bytes.toString('utf8'),
+      retryAfterMs: retryAfter(res.headers['retry-after'], options.now()),
+    };
+  } catch (error) {
+    if (error instanceof ToolFailure) throw error;
+    throw failure(error);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+const isTimeout = (error: unknown) => {
+  const code = (error as { code?: string })?.code;
+  return code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT';
+};
+
+const CONNECTION_WORDS: Record<string, string> = {
+  ECONNRESET: 'the connection was reset',
+  UND_ERR_SOCKET: 'the connection closed before the answer was complete',
+  ECONNREFUSED: 'the connection was refused',
+  ENOTFOUND: 'the host name could not be resolved',
+  UND_ERR_CONNECT_TIMEOUT: 'connecting timed out',
+  EAI_AGAIN: 'the host name could not be resolved (temporary)',
+};
+const RETRYABLE_CONNECTION_CODES = new Set(['ECONNRESET', 'UND_ERR_SOCKET', 'ECONNREFUSED', 'EAI_AGAIN', 'UND_ERR_CONNECT_TIMEOUT']);
+
+function connectionFailure(error: unknown, origin: string): ToolFailure {
+  const err = error as { code?: string; cause?: { code?: string }; message?: string };
+  const code = err?.cause?.code ?? err?.code ?? 'UNKNOWN';
+  const what = CONNECTION_WORDS[code] ?? `the request failed (${err?.message ?? code})`;
+  return new ToolFailure('connection_failed', `could not reach ${origin}: ${what} [${code}]`, {
+    retryable: RETRYABLE_CONNECTION_CODES.has(code),
+  });
+}
+
+/** Retry-After is seconds or an HTTP date. */
+function retryAfter(header: string | string[] | undefined, now: number): number | undefined {
+  const value = Array.isArray(header) ? header[0] : header;
+  if (!value) return undefined;
+  if (/^\d+$/.test(value.trim())) return Number(value.trim()) * 1000;
+  const date = Date.parse(value);
+  return Number.isNaN(date) ? undefined : Math.max(0, date - now);
+}

@@ -1,4 +1,4 @@
-import type { Operation } from '../catalogue/types.js';
+import type { Answer, AnyOperation } from '../catalogue/types.js';
 import {
   GATEWAY_ERROR_CODES,
   RETRYABLE_GATEWAY_CODES,
@@ -6,21 +6,16 @@ import {
   ToolFailure,
 } from './errors.js';
 
-export interface RawResponse {
-  status: number;
-  contentType: string;
-  text: string;
-  retryAfterMs?: number;
-}
-
-/** What a successful call yields: JSON (normalised) or, for text answers, the text. */
-export type Outcome = { kind: 'json'; value: Record<string, unknown> } | { kind: 'text'; value: string };
+import type { RawResponse } from './http.js';
 
 type Json = Record<string, unknown>;
 const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
 
-/** Turns an upstream answer into an outcome, or throws the ToolFailure that explains it. Pure. */
-export function interpretResponse(op: Operation, res: RawResponse): Outcome {
+/**
+ * Turns an upstream answer into the operation's typed answer (the value its output schema parsed), or throws the
+ * ToolFailure that explains it. Pure.
+ */
+export function interpretResponse<Op extends AnyOperation>(op: Op, res: RawResponse): Answer<Op> {
   const looksJson = /\bjson\b/i.test(res.contentType) || /^\s*[[{]/.test(res.text);
   let parsed: unknown;
   let parseError: Error | undefined;
@@ -34,11 +29,11 @@ export function interpretResponse(op: Operation, res: RawResponse): Outcome {
 
   if (res.status < 200 || res.status >= 300) throw httpFailure(res, parsed);
   // An empty success (e.g. 204 to a DELETE) carries no data, not malformed data.
-  if (res.text.trim() === '') return { kind: 'json', value: {} };
+  if (res.text.trim() === '') return parsedAnswer(op, {}, res);
 
   if (parseError || !looksJson) {
     // XML and JSONP answers pass through as text, whatever content type the upstream gave them.
-    if (op.mayAnswerText) return { kind: 'text', value: res.text };
+    if (op.mayAnswerText) return { kind: 'text', value: res.text } as Answer<Op>;
     throw new ToolFailure(
       'malformed_response',
       `upstream answered HTTP ${res.status} with a body that is not valid JSON` +
@@ -56,17 +51,19 @@ export function interpretResponse(op: Operation, res: RawResponse): Outcome {
   if (gateway) throw gateway(res.status);
   checkEnvelope(op, parsed, res.status);
   if (op.integerFields) normaliseIntegers(parsed, new Set(op.integerFields));
-  if (op.output) {
-    const check = op.output.safeParse(parsed);
-    if (!check.success) {
-      const issue = check.error.issues[0]!;
-      throw new ToolFailure(
-        'unexpected_response',
-        `upstream answer does not have the documented shape (${issue.path.join('.') || 'body'}: ${issue.message}): ${snippet(res.text)}`,
-      );
-    }
+  return parsedAnswer(op, parsed, res);
+}
+
+function parsedAnswer<Op extends AnyOperation>(op: Op, body: Json, res: RawResponse): Answer<Op> {
+  const check = op.output.safeParse(body);
+  if (!check.success) {
+    const issue = check.error.issues[0]!;
+    throw new ToolFailure(
+      'unexpected_response',
+      `upstream answer does not have the documented shape (${issue.path.join('.') || 'body'}: ${issue.message}): ${snippet(res.text)}`,
+    );
   }
-  return { kind: 'json', value: parsed };
+  return { kind: 'json', value: check.data } as Answer<Op>;
 }
 
 /** `{"error":{"errorCode","message","details"}}`, the gateway's error body. */
@@ -133,7 +130,7 @@ function ownError(body: Json): { code: string; message: string } | undefined {
   return undefined;
 }
 
-function checkEnvelope(op: Operation, body: Json, status: number): void {
+function checkEnvelope(op: AnyOperation, body: Json, status: number): void {
   const fail = (code: unknown, message: unknown) => {
     throw new ToolFailure('upstream_error', `upstream error ${String(code)}, HTTP ${status}: ${String(message ?? '')}`, {
       httpStatus: status,

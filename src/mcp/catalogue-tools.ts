@@ -1,39 +1,34 @@
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
-import type { Operation } from '../catalogue/types.js';
+import type { AnyOperation } from '../catalogue/types.js';
 import { execute, type ExecutorDeps } from '../gateway/executor.js';
 import { toJsonSchema } from './json-schema.js';
-import { jsonResult, runToolCall, textResult, type CallLog } from './tool-call.js';
+import { jsonResult, runToolCall, textResult, type CallFrame } from './tool-call.js';
 import type { ToolHandler } from './tool-registry.js';
 
-export type { CallLog } from './tool-call.js';
-
-/** The MCP definition of an operation. Pure; computed once per process. */
-export function toolDefinition(op: Operation): Tool {
+/**
+ * The MCP definition of an operation. Pure. An operation that may answer text (E5's XML) publishes no output
+ * schema: MCP requires structured content wherever one is declared, and a text answer has none.
+ */
+export function toolDefinition(op: AnyOperation): Tool {
   return {
     name: op.name,
     title: op.title,
     description: op.description,
     inputSchema: toJsonSchema(op.input, 'input') as Tool['inputSchema'],
-    ...(op.output ? { outputSchema: toJsonSchema(op.output, 'output') as Tool['outputSchema'] } : {}),
+    ...(op.mayAnswerText ? {} : { outputSchema: toJsonSchema(op.output, 'output') as Tool['outputSchema'] }),
     annotations: { ...op.annotations },
   };
 }
 
 /** Catalogue entry -> tool handler: every operation runs through the one executor. */
-export function catalogueTool(
-  op: Operation,
-  definition: Tool,
-  deps: ExecutorDeps,
-  secrets: readonly string[],
-  log: CallLog,
-): ToolHandler {
-  const ctx = { tool: op.name, now: deps.now, secrets, log };
+export function catalogueTool(op: AnyOperation, definition: Tool, deps: ExecutorDeps, frame: CallFrame): ToolHandler {
   return {
     definition,
     call: (args, extra) =>
-      runToolCall(ctx, async (record) => {
-        const answer = await execute(op, args, deps, extra.signal, record);
-        return answer.kind === 'text' ? textResult(answer.value, secrets) : jsonResult(answer.value, secrets);
+      runToolCall(frame, op.name, async () => {
+        const { answer, meta } = await execute(op, args, deps, { signal: extra.signal });
+        const result = answer.kind === 'text' ? textResult(answer.value, frame.secrets) : jsonResult(answer.value, frame.secrets);
+        return { result, meta };
       }),
   };
 }

@@ -1,6 +1,5 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { asToolFailure, type ToolFailure } from '../gateway/errors.js';
-import type { CallRecord } from '../gateway/executor.js';
+import { ToolFailure, type CallMeta } from '../gateway/errors.js';
 import { redact } from './redact.js';
 import { errorResult } from './tool-registry.js';
 
@@ -8,11 +7,17 @@ export interface CallLog {
   (entry: { tool: string; outcome: string; durationMs: number; attempts: number; httpStatus?: number }): void;
 }
 
-export interface CallContext {
-  tool: string;
+/** What every tool call shares: the clock, the secrets to keep out of results, the log. */
+export interface CallFrame {
   now(): number;
   secrets: readonly string[];
   log: CallLog;
+}
+
+/** A finished call: its result, and what happened on the wire (absent when nothing was sent). */
+export interface Completed {
+  result: CallToolResult;
+  meta?: CallMeta;
 }
 
 /**
@@ -20,23 +25,24 @@ export interface CallContext {
  * secrets out of whatever is returned, and logs one line without argument values.
  */
 export async function runToolCall(
-  ctx: CallContext,
-  run: (record: CallRecord) => Promise<CallToolResult>,
-  describe: (failure: ToolFailure) => string = (f) => `${ctx.tool} failed [${f.code}]: ${f.message}`,
+  frame: CallFrame,
+  tool: string,
+  run: () => Promise<Completed>,
+  describe: (failure: ToolFailure) => string = (f) => `${tool} failed [${f.code}]: ${f.message}`,
 ): Promise<CallToolResult> {
-  const started = ctx.now();
-  const record: CallRecord = { attempts: 0 };
-  let result: CallToolResult;
+  const started = frame.now();
+  let completed: Completed;
   let outcome = 'ok';
   try {
-    result = await run(record);
+    completed = await run();
   } catch (error) {
-    const failure = asToolFailure(error);
+    const failure = ToolFailure.from(error);
     outcome = failure.code;
-    result = errorResult(redact(describe(failure), ctx.secrets));
+    completed = { result: errorResult(redact(describe(failure), frame.secrets)), meta: failure.meta };
   }
-  ctx.log({ tool: ctx.tool, outcome, durationMs: ctx.now() - started, attempts: record.attempts, httpStatus: record.status });
-  return result;
+  const { meta } = completed;
+  frame.log({ tool, outcome, durationMs: frame.now() - started, attempts: meta?.attempts ?? 0, httpStatus: meta?.status });
+  return completed.result;
 }
 
 /** A JSON result: structured content and the same JSON as text, with any secret redacted from both. */

@@ -3,11 +3,8 @@ import { CATALOGUE } from '../catalogue/catalogue.js';
 import { toolDefinition } from './catalogue-tools.js';
 import { workflowDefinition } from './workflow-tool.js';
 
-/**
- * Every tool's MCP definition, in list order: the fifteen operations (CATALOGUE order), then the workflow tool.
- * Pure. The bundle replaces this module with the same list computed at build time (scripts/build.mjs), which
- * takes JSON Schema generation (~8 ms) off every start; a test checks that the two agree.
- */
-export function toolDefinitions(): Tool[] {
-  return [...CATALOGUE.map(toolDefinition), workflowDefinition()];
+/** Every tool's MCP definition by name, in list order: the fifteen operations (CATALOGUE order), then the workflow tool. Pure. */
+export function toolDefinitions(): Map<string, Tool> {
+  const tools = [...CATALOGUE.map(toolDefinition), workflowDefinition()];
+  return new Map(tools.map((tool) => [tool.name, tool]));
 }

@@ -1,16 +1,15 @@
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
-import { LANGUAGE_CODES, LANGUAGE_NAMES, SOURCE_CODES, isSupportedPair, targetsOf } from '../catalogue/languages.js';
+import { LANGUAGE_CODES, LANGUAGE_NAMES, SOURCE_CODES, translationIssues } from '../catalogue/translation-rules.js';
 import { createCompletion } from '../catalogue/textgen.js';
 import { translateText } from '../catalogue/translation.js';
-import { ToolFailure } from '../gateway/errors.js';
+import { ToolFailure, type CallMeta } from '../gateway/errors.js';
 import { execute, type ExecutorDeps } from '../gateway/executor.js';
-import type { Outcome } from '../gateway/response.js';
 import { formatIssues } from '../gateway/validation.js';
 import { chunkText } from './chunking.js';
 import { toJsonSchema } from './json-schema.js';
 import { SUMMARY_LENGTHS, generatedPart, summaryCue, summaryParameters, summaryPrompt } from './summary-prompt.js';
-import { jsonResult, runToolCall, type CallLog } from './tool-call.js';
+import { jsonResult, runToolCall, type CallFrame } from './tool-call.js';
 import type { ToolExtra, ToolHandler } from './tool-registry.js';
 
 export const WORKFLOW_TOOL_NAME = 'translate_and_summarize';
@@ -26,23 +25,19 @@ const input = z
       .max(MAX_WORKFLOW_TEXT)
       .refine((t) => t.trim() !== '', 'must not be blank')
       .describe('Span-tagged text stays untranslated'),
-    target: z.enum(LANGUAGE_CODES),
+    target: z.enum(LANGUAGE_CODES).describe('Language of the translation and the summary'),
     source: z.enum(SOURCE_CODES).default('auto').describe('Source language, or auto to detect'),
     length: z
       .enum(SUMMARY_LENGTHS)
       .default('medium')
       .describe('short 1-2 sentences, medium 3-5, long a paragraph'),
     honorific: z.boolean().optional().describe('Polite forms (ko/ja targets)'),
-    glossaryKey: z.string().min(1).optional(),
+    glossaryKey: z.string().min(1).optional().describe('Glossary ID'),
   })
   .superRefine((args, ctx) => {
-    if (args.source !== 'auto' && !isSupportedPair(args.source, args.target)) {
-      ctx.addIssue({
-        code: 'custom',
-        path: ['target'],
-        message: `${args.source} -> ${args.target} is not a supported direction; targets of ${args.source}: ${targetsOf(args.source).join(', ')}`,
-      });
-    }
+    // The text is checked piece by piece, as each piece is translated; every other rule applies to the call.
+    const { text: _, ...request } = args;
+    for (const issue of translationIssues(request)) ctx.addIssue({ code: 'custom', path: [issue.field], message: issue.message });
   });
 
 const output = z.object({
@@ -58,7 +53,7 @@ const output = z.object({
 });
 type WorkflowOutput = z.infer<typeof output>;
 
-/** The tool's MCP definition. Pure; computed once per build (see src/mcp/tool-definitions.ts). */
+/** The tool's MCP definition. Pure. */
 export const workflowDefinition = (): Tool => ({
   name: WORKFLOW_TOOL_NAME,
   title: 'Translate and summarize text',
@@ -74,80 +69,97 @@ export const workflowDefinition = (): Tool => ({
  * The translate-and-summarize flow as one tool call, for pipelines without an orchestrating model. Every step
  * goes through the one executor (validation, auth, retries, timeouts), with the client's cancellation signal.
  */
-export function translateAndSummarizeTool(
-  definition: Tool,
-  deps: ExecutorDeps,
-  secrets: readonly string[],
-  log: CallLog,
-): ToolHandler {
-  const ctx = { tool: WORKFLOW_TOOL_NAME, now: deps.now, secrets, log };
+export function translateAndSummarizeTool(definition: Tool, deps: ExecutorDeps, frame: CallFrame): ToolHandler {
   return {
     definition,
     async call(rawArgs, extra) {
       let step = 'check arguments';
       const failedAt = (f: ToolFailure) => `${WORKFLOW_TOOL_NAME} failed at step "${step}" [${f.code}]: ${f.message}`;
-      return runToolCall(ctx, async (record) => {
-        const parsed = input.safeParse(rawArgs ?? {});
-        if (!parsed.success) throw new ToolFailure('invalid_input', formatIssues(parsed.error.issues));
-        const args = parsed.data;
-        const chunks = chunkText(args.text.trim());
-        const total = chunks.length + 1;
-        const progress = progressReporter(extra, total);
-
-        const pieces: string[] = [];
-        let detected: string | undefined;
-        for (const [i, chunk] of chunks.entries()) {
-          step = chunks.length === 1 ? 'translate' : `translate chunk ${i + 1} of ${chunks.length}`;
-          stopIfCancelled(extra.signal);
-          await progress(i, `translating chunk ${i + 1} of ${chunks.length}`);
-          const text = chunk.trim();
-          const trailing = chunk.slice(chunk.trimEnd().length);
-          const answer = translation(
-            await execute(
-              translateText,
-              { source: args.source, target: args.target, text, honorific: args.honorific, glossaryKey: args.glossaryKey },
-              deps,
-              extra.signal,
-              record,
-            ),
-          );
-          detected ??= answer.srcLangType;
-          pieces.push(answer.translatedText + trailing);
+      const meta: CallMeta = { attempts: 0, durationMs: 0 };
+      const started = deps.now();
+      /** Runs one step through the executor, adding what it did on the wire to the call's meta. */
+      const run = async <T>(work: Promise<{ meta: CallMeta } & T>): Promise<T> => {
+        try {
+          const done = await work;
+          add(done.meta);
+          return done;
+        } catch (error) {
+          if (error instanceof ToolFailure && error.meta) add(error.meta);
+          throw ToolFailure.from(error, { ...meta, durationMs: deps.now() - started });
         }
-        const translated = pieces.join('').trim();
+      };
+      const add = (step: CallMeta) => {
+        meta.attempts += step.attempts;
+        if (step.status !== undefined) meta.status = step.status;
+      };
 
-        step = 'summarize';
-        stopIfCancelled(extra.signal);
-        // Each step is reported when it starts (progress = steps done so far): a notification sent right before the
-        // result can reach the client in the same read as the result, after which the SDK client has already
-        // dropped the progress handler.
-        await progress(chunks.length, 'summarizing');
-        const language = LANGUAGE_NAMES[args.target];
-        const prompt = summaryPrompt(translated, language, args.length);
-        const completion = completionOf(
-          await execute(
-            createCompletion,
-            { ...summaryParameters(args.length), text: prompt, includeAiFilters: false },
-            deps,
-            extra.signal,
-            record,
-          ),
-        );
+      return runToolCall(
+        frame,
+        WORKFLOW_TOOL_NAME,
+        async () => {
+          const parsed = input.safeParse(rawArgs ?? {});
+          if (!parsed.success) throw new ToolFailure('invalid_input', formatIssues(parsed.error.issues));
+          const args = parsed.data;
+          const chunks = chunkText(args.text.trim(), { source: args.source, target: args.target });
+          const progress = progressReporter(extra, chunks.length + 1);
 
-        const output: WorkflowOutput = {
-          translation: translated,
-          summary: generatedPart(completion.text, prompt, summaryCue(language)),
-          chunks: chunks.length,
-          sourceLanguage: detected ?? args.source,
-          targetLanguage: args.target,
-          tokens: {
-            input: count(completion.inputLength, completion.inputTokens),
-            output: count(completion.outputLength, completion.outputTokens),
-          },
-          stopReason: completion.stopReason,
-        };
-        return jsonResult(output, secrets);
-      }, failedAt);
+          const pieces: string[] = [];
+          let detected: string | undefined;
+          for (const [i, chunk] of chunks.entries()) {
+            step = chunks.length === 1 ? 'translate' : `translate chunk ${i + 1} of ${chunks.length}`;
+            stopIfCancelled(extra.signal);
+            await progress(i, `translating chunk ${i + 1} of ${chunks.length}`);
+            const text = chunk.trim();
+            const trailing = chunk.slice(chunk.trimEnd().length);
+            const { answer } = await run(
+              execute(
+                translateText,
+                { source: args.source, target: args.target, text, honorific: args.honorific, glossaryKey: args.glossaryKey },
+                deps,
+                { signal: extra.signal },
+              ),
+            );
+            const { translatedText, srcLangType } = answer.value.message.result;
+            detected ??= srcLangType;
+            pieces.push(translatedText + trailing);
+          }
+          const translated = pieces.join('').trim();
+
+          step = 'summarize';
+          stopIfCancelled(extra.signal);
+          // Each step is reported when it starts (progress = steps done so far): a notification sent right before the
+          // result can reach the client in the same read as the result, after which the SDK client has already
+          // dropped the progress handler.
+          await progress(chunks.length, 'summarizing');
+          const language = LANGUAGE_NAMES[args.target];
+          const prompt = summaryPrompt(translated, language, args.length);
+          const { answer } = await run(
+            execute(createCompletion, { ...summaryParameters(args.length), text: prompt, includeAiFilters: false }, deps, {
+              signal: extra.signal,
+            }),
+          );
+          const completion = answer.value.result;
+          if (completion?.text === undefined) {
+            throw new ToolFailure('unexpected_response', 'the completion answer has no result.text');
+          }
+
+          const output: WorkflowOutput = {
+            translation: translated,
+            summary: generatedPart(completion.text, prompt, summaryCue(language)),
+            chunks: chunks.length,
+            sourceLanguage: detected ?? args.source,
+            targetLanguage: args.target,
+            tokens: {
+              input: count(completion.inputLength, completion.inputTokens),
+              output: count(completion.outputLength, completion.outputTokens),
+            },
+            stopReason: completion.stopReason,
+          };
+          meta.durationMs = deps.now() - started;
+          return { result: jsonResult(output, frame.secrets), meta };
+        },
+        failedAt,
+      );
     },
   };
 }
@@ -169,42 +181,9 @@ function stopIfCancelled(signal: AbortSignal): void {
   if (signal.aborted) throw new ToolFailure('cancelled', 'the call was cancelled by the client; no further requests were sent');
 }
 
-type Json = Record<string, unknown>;
-const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
-
-/** `message.result` of E3 (its shape was checked by the executor against the operation's output schema). */
-function translation(outcome: Outcome): { translatedText: string; srcLangType?: string } {
-  const result = outcome.kind === 'json' && isObject(outcome.value.message) ? outcome.value.message.result : undefined;
-  if (!isObject(result) || typeof result.translatedText !== 'string') {
-    throw new ToolFailure('unexpected_response', 'the translation answer has no message.result.translatedText');
-  }
-  return {
-    translatedText: result.translatedText,
-    srcLangType: typeof result.srcLangType === 'string' ? result.srcLangType : undefined,
-  };
-}
-
-interface Completion {
-  text: string;
-  stopReason?: string;
-  inputLength?: unknown;
-  outputLength?: unknown;
-  inputTokens?: unknown;
-  outputTokens?: unknown;
-}
-
-/** `result` of E12. */
-function completionOf(outcome: Outcome): Completion {
-  const result = outcome.kind === 'json' ? outcome.value.result : undefined;
-  if (!isObject(result) || typeof result.text !== 'string') {
-    throw new ToolFailure('unexpected_response', 'the completion answer has no result.text');
-  }
-  return { ...result, text: result.text, stopReason: typeof result.stopReason === 'string' ? result.stopReason : undefined };
-}
-
 /** A token count: the service's length field, else the length of its token list; undefined when neither is given. */
-function count(length: unknown, tokens: unknown): number | undefined {
-  if (typeof length === 'number' && Number.isInteger(length) && length >= 0) return length;
-  return Array.isArray(tokens) ? tokens.length : undefined;
+function count(length: number | undefined, tokens: string[] | undefined): number | undefined {
+  if (length !== undefined && Number.isInteger(length) && length >= 0) return length;
+  return tokens?.length;
 }
 

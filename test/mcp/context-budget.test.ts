@@ -3,6 +3,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import { Agent } from 'undici';
+import { upstreamOf } from '../../src/gateway/http.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseCommand } from '../../src/config.js';
 import { createServerFactory } from '../../src/server.js';
@@ -28,7 +29,7 @@ describe('context budget of tools/list', () => {
     const command = parseCommand([], {});
     if (command.kind !== 'serve') throw new Error('expected a serve command');
     const server = createServerFactory(command.config, {
-      dispatcher,
+      upstream: upstreamOf(dispatcher),
       now: Date.now,
       randomId: randomUUID,
       random: Math.random,

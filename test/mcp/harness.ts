@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { Agent } from 'undici';
+import { upstreamOf } from '../../src/gateway/http.js';
 import { parseCommand } from '../../src/config.js';
 import { startSandbox, type Sandbox } from '../../src/sandbox/index.js';
 import { sandboxConfig } from '../../src/sandbox/launch.js';
@@ -23,7 +24,7 @@ export async function connect(): Promise<Harness> {
   const dispatcher = new Agent();
   const logs: string[] = [];
   const factory = createServerFactory(sandboxConfig(command.config, sandbox), {
-    dispatcher,
+    upstream: upstreamOf(dispatcher),
     now: Date.now,
     randomId: randomUUID,
     random: Math.random,
