@@ -9,7 +9,7 @@ import { registerPrompts } from './mcp/prompts.js';
 import { registerResources } from './mcp/resources.js';
 import { sharedLazyValidator } from './mcp/schema-validator.js';
 import type { CallFrame } from './mcp/tool-call.js';
-import { toolDefinitions } from './mcp/tool-definitions.js';
+import { TOOL_DEFINITIONS } from './mcp/tool-definitions.js';
 import { registerTools, type ToolHandler } from './mcp/tool-registry.js';
 import { WORKFLOW_TOOL_NAME, translateAndSummarizeTool } from './mcp/workflow-tool.js';
 import { SERVER_NAME, SERVER_VERSION } from './version.js';
@@ -34,10 +34,9 @@ SANDBOX MODE: every service is the embedded simulator with demo data, not the re
 
 /** Everything a server needs that does not change between sessions, computed once. */
 export function createServerFactory(config: Config, deps: ServerDeps): () => McpServer {
-  const definitions = toolDefinitions();
   const definition = (name: string) => {
-    const found = definitions.get(name);
-    if (!found) throw new Error(`no tool definition named ${name}`);
+    const found = TOOL_DEFINITIONS[name];
+    if (!found) throw new Error(`no tool definition named ${name}: run \`npm run docs\``);
     return found;
   };
   const executorDeps: ExecutorDeps = {

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { long, pathSegment } from './fields.js';
 import { defineOperation } from './types.js';
 
@@ -13,25 +13,27 @@ export const createMethodResponse = defineOperation({
   method: 'POST',
   path: '/api/v1/products/{productId}/apis/{apiId}/resources/{resourceId}/methods/{methodName}/responses',
   auth: 'gateway-signature',
-  input: z.strictObject({
-    productId: pathSegment('Product ID'),
-    apiId: pathSegment('API ID'),
-    resourceId: pathSegment('Resource ID'),
-    methodName: z.enum(HTTP_METHOD_NAMES),
-    statusCode: z.int().min(100).max(599).describe('Response status code'),
-    responseDescription: z.string().max(2000).optional().describe('Response description'),
-  }),
-  output: z.looseObject({
-    methodResponseDto: z.looseObject({
-      tenantId: z.string().optional(),
-      apiId: z.string().optional(),
-      resourceId: z.string().optional(),
-      methodCode: z.string().optional(),
-      statusCode: z.number().optional(),
-      responseDescription: z.string().optional(),
-      modifier: z.string().optional(),
+  input: () =>
+    z.strictObject({
+      productId: pathSegment('Product ID'),
+      apiId: pathSegment('API ID'),
+      resourceId: pathSegment('Resource ID'),
+      methodName: z.enum(HTTP_METHOD_NAMES),
+      statusCode: z.int().min(100).max(599).describe('Response status code'),
+      responseDescription: z.string().max(2000).optional().describe('Response description'),
     }),
-  }),
+  output: () =>
+    z.looseObject({
+      methodResponseDto: z.looseObject({
+        tenantId: z.string().optional(),
+        apiId: z.string().optional(),
+        resourceId: z.string().optional(),
+        methodCode: z.string().optional(),
+        statusCode: z.number().optional(),
+        responseDescription: z.string().optional(),
+        modifier: z.string().optional(),
+      }),
+    }),
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
 });
 
@@ -39,41 +41,42 @@ export const listProducts = defineOperation({
   id: 'E7',
   name: 'apigateway_list_products',
   title: 'List API gateway products',
-  description:
-    'Lists gateway products, filtered and paged.',
+  description: 'Lists gateway products, filtered and paged.',
   service: 'apigateway',
   method: 'GET',
   path: '/api/v1/products',
   auth: 'gateway-signature',
-  input: z.strictObject({
-    offset: long(0).optional().describe('First item; string above 2^53-1'),
-    limit: long(1).optional().describe('Max items; string above 2^53-1'),
-    productName: z.string().max(100).optional().describe('Name filter'),
-    isPublished: z.boolean().optional().describe('Published or not'),
-    subscriptionCode: z.enum(['PUBLIC', 'PROTECTED']).optional().describe('PROTECTED needs publisher approval'),
-    hasDeployedStage: z.boolean().optional().describe('Has a deployed stage'),
-    hasStageNotAssociatedWithUsagePlanId: z.string().min(1).optional().describe('Usage plan ID to exclude'),
-  }),
-  output: z.looseObject({
-    initialCount: z.number().optional(),
-    productPage: z
-      .looseObject({
-        total: z.number().optional(),
-        content: z
-          .array(
-            z.looseObject({
-              productId: z.string().optional(),
-              productName: z.string().optional(),
-              productDescription: z.string().optional(),
-              isPublished: z.boolean().optional(),
-              subscriptionCode: z.string().optional(),
-              hasDeployedStage: z.boolean().optional(),
-              modTime: z.string().optional(),
-            }),
-          )
-          .optional(),
-      })
-      .optional(),
-  }),
+  input: () =>
+    z.strictObject({
+      offset: long(0).optional().describe('First item; string above 2^53-1'),
+      limit: long(1).optional().describe('Max items; string above 2^53-1'),
+      productName: z.string().max(100).optional().describe('Name filter'),
+      isPublished: z.boolean().optional().describe('Published or not'),
+      subscriptionCode: z.enum(['PUBLIC', 'PROTECTED']).optional().describe('PROTECTED needs publisher approval'),
+      hasDeployedStage: z.boolean().optional().describe('Has a deployed stage'),
+      hasStageNotAssociatedWithUsagePlanId: z.string().min(1).optional().describe('Usage plan ID to exclude'),
+    }),
+  output: () =>
+    z.looseObject({
+      initialCount: z.number().optional(),
+      productPage: z
+        .looseObject({
+          total: z.number().optional(),
+          content: z
+            .array(
+              z.looseObject({
+                productId: z.string().optional(),
+                productName: z.string().optional(),
+                productDescription: z.string().optional(),
+                isPublished: z.boolean().optional(),
+                subscriptionCode: z.string().optional(),
+                hasDeployedStage: z.boolean().optional(),
+                modTime: z.string().optional(),
+              }),
+            )
+            .optional(),
+        })
+        .optional(),
+    }),
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true },
 });

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { defineOperation } from './types.js';
 
 export const checkAppName = defineOperation({
@@ -10,23 +10,28 @@ export const checkAppName = defineOperation({
   method: 'POST',
   path: '/api/v2/apps/checkAvailableName',
   auth: 'gateway-signature',
-  input: z.strictObject({
-    accountId: z
-      .string()
-      .max(22)
-      .regex(/^[0-9A-Za-z]*$/, 'must be Base62 (letters and digits)')
-      .describe('Account UUID in Base62'),
-    name: z
-      .string()
-      .min(3)
-      .max(15)
-      .regex(/^[a-z0-9](?:-?[a-z0-9])*$/, "must be lower-case letters, digits and single '-', starting and ending with a letter or digit")
-      .describe('App name'),
-  }),
-  output: z.looseObject({
-    success: z.boolean().optional(),
-    availableName: z.boolean().optional(),
-    message: z.string().optional().describe('Why, when success or availableName is false'),
-  }),
+  input: () =>
+    z.strictObject({
+      accountId: z
+        .string()
+        .max(22)
+        .regex(/^[0-9A-Za-z]*$/, 'must be Base62 (letters and digits)')
+        .describe('Account UUID in Base62'),
+      name: z
+        .string()
+        .min(3)
+        .max(15)
+        .regex(
+          /^[a-z0-9](?:-?[a-z0-9])*$/,
+          "must be lower-case letters, digits and single '-', starting and ending with a letter or digit",
+        )
+        .describe('App name'),
+    }),
+  output: () =>
+    z.looseObject({
+      success: z.boolean().optional(),
+      availableName: z.boolean().optional(),
+      message: z.string().optional().describe('Why, when success or availableName is false'),
+    }),
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true },
 });

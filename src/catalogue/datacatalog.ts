@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { defineOperation } from './types.js';
 
 export const runScanner = defineOperation({
@@ -10,14 +10,16 @@ export const runScanner = defineOperation({
   method: 'PUT',
   path: '/api/v1/catalogs/{catalogId}/scanners/{scannerId}/run-scanner',
   auth: 'gateway-signature',
-  input: z.strictObject({
-    catalogId: z.int().min(0).describe('Catalog ID'),
-    scannerId: z.int().min(0).describe('Scanner ID'),
-  }),
-  output: z.looseObject({
-    scannerId: z.number().optional(),
-    name: z.string().optional(),
-    status: z.string().optional().describe('SCANNER_STARTING once the run starts'),
-  }),
+  input: () =>
+    z.strictObject({
+      catalogId: z.int().min(0).describe('Catalog ID'),
+      scannerId: z.int().min(0).describe('Scanner ID'),
+    }),
+  output: () =>
+    z.looseObject({
+      scannerId: z.number().optional(),
+      name: z.string().optional(),
+      status: z.string().optional().describe('SCANNER_STARTING once the run starts'),
+    }),
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
 });

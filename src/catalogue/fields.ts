@@ -1,16 +1,20 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /** Path parameters are percent-encoded when sent; `.`, `..` and empty values never reach the wire. */
 export const pathSegment = (description: string) =>
-  z.string().regex(/^(?!\.\.?$)./, 'must not be empty, "." or ".."').describe(description);
+  z
+    .string()
+    .regex(/^(?!\.\.?$)./, 'must not be empty, "." or ".."')
+    .describe(description);
 
 /** E1/E2: the streaming service lives in three Regions, each with its own path segment. */
 export const STREAMING_REGIONS = { KR: 'v1', SGN: 'sgn-v1', JPN: 'jpn-v1' } as const;
 export type StreamingRegion = keyof typeof STREAMING_REGIONS;
-export const streamingRegion = z
-  .enum(Object.keys(STREAMING_REGIONS) as [StreamingRegion, ...StreamingRegion[]])
-  .optional()
-  .describe('Default SVC_STREAMING_REGION or KR');
+export const streamingRegion = () =>
+  z
+    .enum(Object.keys(STREAMING_REGIONS) as [StreamingRegion, ...StreamingRegion[]])
+    .optional()
+    .describe('Default SVC_STREAMING_REGION or KR');
 
 /**
  * A 64-bit "Long" (E7). JSON numbers are exact only up to 2^53-1, so larger values are taken as decimal
@@ -25,4 +29,3 @@ export const long = (min: 0 | 1) =>
       .regex(min === 0 ? /^\d{1,19}$/ : /^(?!0+$)\d{1,19}$/, `must be a decimal integer string >= ${min}`)
       .refine((s) => BigInt(s) <= INT64_MAX, 'must be at most 9223372036854775807'),
   ]);
-

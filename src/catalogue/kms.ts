@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { pathSegment } from './fields.js';
 import { defineOperation } from './types.js';
 
@@ -14,13 +14,15 @@ export const migrateKey = defineOperation({
   path: '/kms/v1/keys/{keyTag}/migrate',
   auth: 'gateway-signature',
   envelope: 'code-success',
-  input: z.strictObject({
-    keyTag: pathSegment('Key tag'),
-    targetRegion: z.enum(['KR', 'JPN']),
-  }),
-  output: z.looseObject({
-    code: z.string().optional(),
-    data: z.looseObject({ keyTag: z.string().optional(), targetRegion: z.string().optional() }).optional(),
-  }),
+  input: () =>
+    z.strictObject({
+      keyTag: pathSegment('Key tag'),
+      targetRegion: z.enum(['KR', 'JPN']),
+    }),
+  output: () =>
+    z.looseObject({
+      code: z.string().optional(),
+      data: z.looseObject({ keyTag: z.string().optional(), targetRegion: z.string().optional() }).optional(),
+    }),
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true },
 });

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { pathSegment } from './fields.js';
 import { defineOperation } from './types.js';
 
@@ -6,27 +6,27 @@ export const getDefaultSchema = defineOperation({
   id: 'E10',
   name: 'recommendation_get_default_schema',
   title: 'Get a default recommendation schema',
-  description:
-    'Default schema (fields, types) of a dataset type: user, item or interaction (user-item history).',
+  description: 'Default schema (fields, types) of a dataset type: user, item or interaction (user-item history).',
   service: 'recommendation',
   method: 'GET',
   path: '/api/v1/schemas/default',
   auth: 'gateway-signature',
-  input: z.strictObject({ datasetType: z.enum(['user', 'item', 'interaction']) }),
-  output: z.looseObject({
-    datasetType: z.string().optional(),
-    name: z.string().optional(),
-    description: z.string().optional(),
-    fields: z
-      .array(
-        z.looseObject({
-          name: z.string(),
-          type: z.array(z.string()),
-          categorical: z.boolean().optional(),
-        }),
-      )
-      .optional(),
-  }),
+  input: () => z.strictObject({ datasetType: z.enum(['user', 'item', 'interaction']) }),
+  output: () =>
+    z.looseObject({
+      datasetType: z.string().optional(),
+      name: z.string().optional(),
+      description: z.string().optional(),
+      fields: z
+        .array(
+          z.looseObject({
+            name: z.string(),
+            type: z.array(z.string()),
+            categorical: z.boolean().optional(),
+          }),
+        )
+        .optional(),
+    }),
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true },
 });
 
@@ -39,7 +39,7 @@ export const deleteService = defineOperation({
   method: 'DELETE',
   path: '/api/v1/services/{serviceId}',
   auth: 'gateway-signature',
-  input: z.strictObject({ serviceId: pathSegment('Service ID') }),
-  output: z.looseObject({ result: z.string().optional() }),
+  input: () => z.strictObject({ serviceId: pathSegment('Service ID') }),
+  output: () => z.looseObject({ result: z.string().optional() }),
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: true },
 });

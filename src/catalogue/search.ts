@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { pathSegment } from './fields.js';
 import { defineOperation } from './types.js';
 
@@ -15,15 +15,16 @@ export const TOKENIZER_LANGUAGES = [
  * The spec shows only part of the schema ("complete structure: not shown"), so the tool checks the frame it
  * knows and states the rest of the shape in words; the search service validates the whole document.
  */
-const schemaDocument = z.looseObject({
-  primarySectionName: z.string().min(1).describe('Primary section name'),
-  sections: z.array(z.looseObject({})).describe('[{name, docProperties: [{type, name}]}]'),
-  indexes: z
-    .array(z.looseObject({}))
-    .describe(
-      '[{name, documentTermWeight, buildInfos: [{name, sections: [section names], sectionTermWeight, indexProcessors: [{type, method, option}]}]}]; keep existing ones unchanged',
-    ),
-});
+const schemaDocument = () =>
+  z.looseObject({
+    primarySectionName: z.string().min(1).describe('Primary section name'),
+    sections: z.array(z.looseObject({})).describe('[{name, docProperties: [{type, name}]}]'),
+    indexes: z
+      .array(z.looseObject({}))
+      .describe(
+        '[{name, documentTermWeight, buildInfos: [{name, sections: [section names], sectionTermWeight, indexProcessors: [{type, method, option}]}]}]; keep existing ones unchanged',
+      ),
+  });
 
 export const updateSchema = defineOperation({
   id: 'E13',
@@ -36,11 +37,12 @@ export const updateSchema = defineOperation({
   method: 'PUT',
   path: '/CloudSearch/real/v1/domain/{name}/schema',
   auth: 'gateway-signature',
-  input: z.strictObject({
-    name: pathSegment('Domain name'),
-    document: schemaDocument.describe('The whole new schema'),
-  }),
-  output: z.looseObject({ result: z.string().optional() }),
+  input: () =>
+    z.strictObject({
+      name: pathSegment('Domain name'),
+      document: schemaDocument().describe('The whole new schema'),
+    }),
+  output: () => z.looseObject({ result: z.string().optional() }),
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: true },
 });
 
@@ -53,12 +55,11 @@ export const listTokenizerLanguages = defineOperation({
   method: 'GET',
   path: '/CloudSearch/real/v1/tokenizer',
   auth: 'gateway-signature',
-  input: z.strictObject({}),
+  input: () => z.strictObject({}),
   arrayResultKey: 'languages',
-  output: z.looseObject({
-    languages: z.array(
-      z.looseObject({ language: z.string(), type: z.string(), method: z.string(), option: z.string() }),
-    ),
-  }),
+  output: () =>
+    z.looseObject({
+      languages: z.array(z.looseObject({ language: z.string(), type: z.string(), method: z.string(), option: z.string() })),
+    }),
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true },
 });

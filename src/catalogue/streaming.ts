@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { streamingRegion } from './fields.js';
 import { defineOperation } from './types.js';
 
@@ -24,31 +24,33 @@ export const listConfigGroups = defineOperation({
   streamingRegion: true,
   envelope: 'code-zero',
   integerFields: ['kafkaVersionCode'],
-  input: z.strictObject({
-    region: streamingRegion,
-    kafkaVersionCode: z.int().describe('Stream version code, e.g. 3050100'),
-    pageNo: z.int().min(1).default(1).describe('Page number'),
-    pageSize: z.int().min(1).default(10).describe('Page size'),
-  }),
-  output: envelope({
-    currentPage: z.number().optional(),
-    isFirst: z.boolean().optional(),
-    isLast: z.boolean().optional(),
-    pageSize: z.number().optional(),
-    totalCount: z.number().optional(),
-    totalPage: z.number().optional(),
-    kafkaConfigGroupList: z
-      .array(
-        z.looseObject({
-          kafkaVersionCode: z.int().optional(),
-          kafkaVersion: z.string().optional(),
-          configGroupNo: z.number().optional(),
-          configGroupName: z.string().optional(),
-          description: z.string().optional(),
-        }),
-      )
-      .optional(),
-  }),
+  input: () =>
+    z.strictObject({
+      region: streamingRegion(),
+      kafkaVersionCode: z.int().describe('Stream version code, e.g. 3050100'),
+      pageNo: z.int().min(1).default(1).describe('Page number'),
+      pageSize: z.int().min(1).default(10).describe('Page size'),
+    }),
+  output: () =>
+    envelope({
+      currentPage: z.number().optional(),
+      isFirst: z.boolean().optional(),
+      isLast: z.boolean().optional(),
+      pageSize: z.number().optional(),
+      totalCount: z.number().optional(),
+      totalPage: z.number().optional(),
+      kafkaConfigGroupList: z
+        .array(
+          z.looseObject({
+            kafkaVersionCode: z.int().optional(),
+            kafkaVersion: z.string().optional(),
+            configGroupNo: z.number().optional(),
+            configGroupName: z.string().optional(),
+            description: z.string().optional(),
+          }),
+        )
+        .optional(),
+    }),
   annotations: READ,
 });
 
@@ -63,20 +65,22 @@ export const listServerImages = defineOperation({
   auth: 'gateway-signature',
   streamingRegion: true,
   envelope: 'code-zero',
-  input: z.strictObject({
-    region: streamingRegion,
-    generationCode: z.literal('G3').optional().describe('Server generation'),
-  }),
-  output: envelope({
-    serverImageList: z
-      .array(
-        z.looseObject({
-          serverImageNo: z.number().optional(),
-          softwareProductCode: z.string().optional(),
-          serverName: z.string().optional(),
-        }),
-      )
-      .optional(),
-  }),
+  input: () =>
+    z.strictObject({
+      region: streamingRegion(),
+      generationCode: z.literal('G3').optional().describe('Server generation'),
+    }),
+  output: () =>
+    envelope({
+      serverImageList: z
+        .array(
+          z.looseObject({
+            serverImageNo: z.number().optional(),
+            softwareProductCode: z.string().optional(),
+            serverName: z.string().optional(),
+          }),
+        )
+        .optional(),
+    }),
   annotations: READ,
 });

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { defineOperation } from './types.js';
 
 export const AI_FILTERS = [
@@ -11,42 +11,45 @@ export const createCompletion = defineOperation({
   id: 'E12',
   name: 'textgen_create_completion',
   title: 'Generate a text completion',
-  description:
-    'Generates a completion of a prompt with a text-generation model.',
+  description: 'Generates a completion of a prompt with a text-generation model.',
   service: 'textgen',
   method: 'POST',
   path: '/testapp/v1/completions/{model}',
   auth: 'studio',
   envelope: 'studio-status',
-  input: z.strictObject({
-    model: z.enum(['LK-D2']).default('LK-D2'),
-    text: z.string().min(1).describe('Prompt'),
-    maxTokens: z.int().min(1).max(2048).default(100).describe('Max output tokens'),
-    temperature: z.number().gt(0).max(1).default(0.5).describe('Higher is more random'),
-    topK: z.int().min(0).max(128).default(0).describe('Top-K sampling; 0 off'),
-    topP: z.number().gt(0).max(1).default(0.8).describe('Nucleus sampling'),
-    repeatPenalty: z.number().gt(0).max(10).default(5).describe('Repetition penalty'),
-    stopBefore: z.array(z.string().min(1)).default([]).describe('Stop before any of these'),
-    start: z.string().optional().describe('Appended after the input'),
-    restart: z.string().optional().describe('Appended after the output'),
-    includeTokens: z.boolean().optional().describe('Return tokens'),
-    includeAiFilters: z.boolean().default(true).describe('Return AI filter scores'),
-  }),
-  output: z.looseObject({
-    status: z.looseObject({ code: z.string(), message: z.string().optional() }).optional(),
-    result: z
-      .looseObject({
-        text: z.string().optional().describe('Prompt plus generated text'),
-        stopReason: z.string().optional().describe('length, end_token or stop_before'),
-        inputLength: z.number().optional(),
-        outputLength: z.number().optional(),
-        inputTokens: z.array(z.string()).optional(),
-        outputTokens: z.array(z.string()).optional(),
-        aiFilters: z
-          .array(z.looseObject({ groupName: z.string(), name: z.string(), score: z.string().describe('0 high, 1 medium, 2 low') }))
-          .optional(),
-      })
-      .optional(),
-  }),
+  input: () =>
+    z.strictObject({
+      model: z.enum(['LK-D2']).default('LK-D2'),
+      text: z.string().min(1).describe('Prompt'),
+      maxTokens: z.int().min(1).max(2048).default(100).describe('Max output tokens'),
+      temperature: z.number().gt(0).max(1).default(0.5).describe('Higher is more random'),
+      topK: z.int().min(0).max(128).default(0).describe('Top-K sampling; 0 off'),
+      topP: z.number().gt(0).max(1).default(0.8).describe('Nucleus sampling'),
+      repeatPenalty: z.number().gt(0).max(10).default(5).describe('Repetition penalty'),
+      stopBefore: z.array(z.string().min(1)).default([]).describe('Stop before any of these'),
+      start: z.string().optional().describe('Appended after the input'),
+      restart: z.string().optional().describe('Appended after the output'),
+      includeTokens: z.boolean().optional().describe('Return tokens'),
+      includeAiFilters: z.boolean().default(true).describe('Return AI filter scores'),
+    }),
+  output: () =>
+    z.looseObject({
+      status: z.looseObject({ code: z.string(), message: z.string().optional() }).optional(),
+      result: z
+        .looseObject({
+          text: z.string().optional().describe('Prompt plus generated text'),
+          stopReason: z.string().optional().describe('length, end_token or stop_before'),
+          inputLength: z.number().optional(),
+          outputLength: z.number().optional(),
+          inputTokens: z.array(z.string()).optional(),
+          outputTokens: z.array(z.string()).optional(),
+          aiFilters: z
+            .array(
+              z.looseObject({ groupName: z.string(), name: z.string(), score: z.string().describe('0 high, 1 medium, 2 low') }),
+            )
+            .optional(),
+        })
+        .optional(),
+    }),
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: false, openWorldHint: true },
 });

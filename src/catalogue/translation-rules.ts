@@ -235,7 +235,13 @@ export interface DirectionInfo {
 export function directionInfo(source: LanguageCode, target: LanguageCode): DirectionInfo | undefined {
   const basis = directionBasis(source, target);
   if (basis === 'ruled out') return undefined;
-  return { source, target, basis, glossaryAndReplaceInfo: supportsGlossary(source, target), honorific: supportsHonorific(source, target) };
+  return {
+    source,
+    target,
+    basis,
+    glossaryAndReplaceInfo: supportsGlossary(source, target),
+    honorific: supportsHonorific(source, target),
+  };
 }
 
 /** Every direction the tool sends, with its basis, sorted by source then target in LANGUAGE_CODES order. */

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { LANGUAGE_CODES, SOURCE_CODES, translationIssues } from './translation-rules.js';
 import { defineOperation } from './types.js';
 
@@ -13,26 +13,29 @@ export const translateText = defineOperation({
   method: 'POST',
   path: '/nmt/v1/translation',
   auth: 'app-key-upper',
-  input: z
-    .strictObject({
-      source: z.enum(SOURCE_CODES).describe('Source language, or auto to detect'),
-      target: z.enum(LANGUAGE_CODES),
-      text: z.string().min(1).describe('Text to translate'),
-      glossaryKey: z.string().min(1).optional().describe('Glossary ID'),
-      replaceInfo: z.string().min(1).optional().describe('Substitution index'),
-      honorific: z.boolean().optional().meta({ description: 'Polite forms', default: false }),
-    })
-    .superRefine((args, ctx) => {
-      for (const issue of translationIssues(args)) ctx.addIssue({ code: 'custom', path: [issue.field], message: issue.message });
-    }),
-  output: z.looseObject({
-    message: z.looseObject({
-      result: z.looseObject({
-        srcLangType: z.string().optional(),
-        tarLangType: z.string().optional(),
-        translatedText: z.string(),
+  input: () =>
+    z
+      .strictObject({
+        source: z.enum(SOURCE_CODES).describe('Source language, or auto to detect'),
+        target: z.enum(LANGUAGE_CODES),
+        text: z.string().min(1).describe('Text to translate'),
+        glossaryKey: z.string().min(1).optional().describe('Glossary ID'),
+        replaceInfo: z.string().min(1).optional().describe('Substitution index'),
+        honorific: z.boolean().optional().meta({ description: 'Polite forms', default: false }),
+      })
+      .superRefine((args, ctx) => {
+        for (const issue of translationIssues(args))
+          ctx.addIssue({ code: 'custom', path: [issue.field], message: issue.message });
+      }),
+  output: () =>
+    z.looseObject({
+      message: z.looseObject({
+        result: z.looseObject({
+          srcLangType: z.string().optional(),
+          tarLangType: z.string().optional(),
+          translatedText: z.string(),
+        }),
       }),
     }),
-  }),
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true },
 });

@@ -103,12 +103,25 @@ export type Answer<Op extends AnyOperation> =
   | { kind: 'json'; value: OperationOutput<Op> }
   | (Op['mayAnswerText'] extends false | undefined ? never : { kind: 'text'; value: string });
 
+/** What a catalogue file writes: the schemas as functions, so that none is built before its first call. */
+export type OperationSpec<Input extends z.ZodObject, Output extends z.ZodObject, AnswersText extends boolean> = Omit<
+  Operation<Input, Output, AnswersText>,
+  'input' | 'output'
+> & { input: () => Input; output: () => Output };
+
 /**
  * Declares an operation with its input and output types carried through to the executor's result. A call site
- * that never sets `mayAnswerText` gets JSON answers only, by type.
+ * that never sets `mayAnswerText` gets JSON answers only, by type. The zod schemas are built on first use: building
+ * all of them is a large part of what start-up would otherwise do, and tools/list does not need them.
  */
 export function defineOperation<Input extends z.ZodObject, Output extends z.ZodObject, AnswersText extends boolean = false>(
-  op: Operation<Input, Output, AnswersText>,
+  spec: OperationSpec<Input, Output, AnswersText>,
 ): Operation<Input, Output, AnswersText> {
-  return op;
+  const { input, output, ...rest } = spec;
+  let builtInput: Input | undefined;
+  let builtOutput: Output | undefined;
+  return Object.defineProperties(rest, {
+    input: { get: () => (builtInput ??= input()), enumerable: true },
+    output: { get: () => (builtOutput ??= output()), enumerable: true },
+  }) as Operation<Input, Output, AnswersText>;
 }

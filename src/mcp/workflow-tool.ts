@@ -1,5 +1,5 @@
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
-import { z } from 'zod';
+import * as z from 'zod';
 import { LANGUAGE_CODES, LANGUAGE_NAMES, SOURCE_CODES, translationIssues } from '../catalogue/translation-rules.js';
 import { createCompletion } from '../catalogue/textgen.js';
 import { translateText } from '../catalogue/translation.js';

@@ -25,6 +25,16 @@ describe('generated documentation', () => {
   });
 });
 
+describe('generated source', () => {
+  it('src/generated/tool-definitions.json is exactly what the source computes', async () => {
+    const { computeToolDefinitions } = await import('../../src/mcp/tool-definitions.js');
+    const path = 'src/generated/tool-definitions.json';
+    const expected = `${JSON.stringify(computeToolDefinitions(), null, 2)}\n`;
+    if (update) writeFileSync(path, expected);
+    else expect(readFileSync(path, 'utf8'), `${path} drifted: run \`npm run docs\``).toBe(expected);
+  });
+});
+
 describe('versions', () => {
   it('the server, package.json and manifest.json carry the same name and version', async () => {
     const { SERVER_NAME, SERVER_VERSION } = await import('../../src/version.js');

@@ -1,5 +1,5 @@
 import { expect, it } from 'vitest';
-import { toolDefinitions } from '../../../src/mcp/tool-definitions.js';
+import { computeToolDefinitions } from '../../../src/mcp/tool-definitions.js';
 import { spawnServer } from '../../helpers/spawn-server.js';
 
 // The bundle must list exactly the definitions the source computes, so that the schema snapshots and invariant
@@ -7,7 +7,7 @@ import { spawnServer } from '../../helpers/spawn-server.js';
 it('the built server lists exactly the tool definitions the source computes', async () => {
   const server = await spawnServer({});
   try {
-    expect(server.tools).toEqual(JSON.parse(JSON.stringify([...toolDefinitions().values()])));
+    expect(server.tools).toEqual(JSON.parse(JSON.stringify(Object.values(computeToolDefinitions()))));
   } finally {
     await server.close();
   }
