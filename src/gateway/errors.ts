@@ -10,8 +10,16 @@ export type FailureCode =
   | 'unexpected_response'
   | 'cancelled';
 
+/**
+ * Whether a request reached the upstream: `no` when it provably never left (the connection was never made),
+ * `yes` when an answer came, `maybe` when the connection broke or the deadline passed after it was sent.
+ */
+export type Delivery = 'no' | 'maybe' | 'yes';
+
 export interface FailureDetails {
   retryable?: boolean;
+  /** Set for failures of the wire: whether the request got there. */
+  delivery?: Delivery;
   httpStatus?: number;
   /** The upstream's own error code (gateway errorCode, N2MT.., status.code). */
   upstreamCode?: string;
@@ -22,6 +30,8 @@ export interface FailureDetails {
 /** What happened on the wire, for logs and callers: returned with an answer, or carried by a failure. */
 export interface CallMeta {
   attempts: number;
+  /** Whether the last attempt reached the upstream ('no' before anything was sent). */
+  delivery: Delivery;
   /** HTTP status of the last answer, when one came. */
   status?: number;
   durationMs: number;
@@ -31,6 +41,7 @@ export interface CallMeta {
 export class ToolFailure extends Error {
   override name = 'ToolFailure';
   readonly retryable: boolean;
+  readonly delivery?: Delivery;
   readonly httpStatus?: number;
   readonly upstreamCode?: string;
   readonly retryAfterMs?: number;
@@ -44,9 +55,17 @@ export class ToolFailure extends Error {
   ) {
     super(message);
     this.retryable = details.retryable ?? false;
+    this.delivery = details.delivery ?? (details.httpStatus === undefined ? undefined : 'yes');
     this.httpStatus = details.httpStatus;
     this.upstreamCode = details.upstreamCode;
     this.retryAfterMs = details.retryAfterMs;
+  }
+
+  /** The same failure with more said about it. */
+  withMessage(message: string): ToolFailure {
+    const failure = new ToolFailure(this.code, message, this);
+    failure.meta = this.meta;
+    return failure;
   }
 
   /** Any error as a ToolFailure (a bug of ours still becomes a tool error, never a crash), with `meta` when given. */

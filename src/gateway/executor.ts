@@ -3,7 +3,7 @@ import type { Config } from '../config.js';
 import { USER_AGENT } from '../version.js';
 import { authHeaders, type Credential } from './auth.js';
 import { resolveTarget } from './credentials.js';
-import { ToolFailure, type CallMeta } from './errors.js';
+import { ToolFailure, type CallMeta, type Delivery } from './errors.js';
 
 export type { CallMeta } from './errors.js';
 import { send, type OutgoingRequest, type Upstream } from './http.js';
@@ -81,11 +81,12 @@ export async function execute<Op extends AnyOperation>(
   options: CallOptions = {},
 ): Promise<Executed<Op>> {
   const started = deps.now();
-  const meta: CallMeta = { attempts: 0, durationMs: 0 };
+  const meta: CallMeta = { attempts: 0, delivery: 'no', durationMs: 0 };
   try {
     const call = prepare(op, rawArgs, deps);
     const deadline = options.deadline ?? started + deps.config.timeoutMs;
     for (;;) {
+      if (options.signal?.aborted) throw new ToolFailure('cancelled', 'the call was cancelled by the client', { delivery: 'no' });
       meta.attempts += 1;
       try {
         const raw = await send(deps.upstream, signRequest(call, deps), {
@@ -94,17 +95,23 @@ export async function execute<Op extends AnyOperation>(
           signal: options.signal,
           timeoutLabel: options.deadline === undefined ? `${deps.config.timeoutMs} ms (SVC_TIMEOUT_MS)` : 'the deadline of the call',
         });
+        meta.delivery = 'yes';
         meta.status = raw.status;
         const answer = interpretResponse(op, raw);
         meta.durationMs = deps.now() - started;
         return { answer, meta };
       } catch (error) {
         if (!(error instanceof ToolFailure)) throw error;
+        meta.delivery = furthest(meta.delivery, error.delivery ?? 'maybe');
         if (error.httpStatus !== undefined) meta.status = error.httpStatus;
         const wait = error.retryAfterMs ?? BASE_BACKOFF_MS * 2 ** (meta.attempts - 1) * (0.5 + deps.random());
         const again =
-          mayRepeat(op) && error.retryable && meta.attempts < MAX_ATTEMPTS && deps.now() + wait < deadline && !options.signal?.aborted;
-        if (!again) throw error;
+          error.retryable &&
+          (safeToRepeat(op) || error.delivery === 'no') &&
+          meta.attempts < MAX_ATTEMPTS &&
+          deps.now() + wait < deadline &&
+          !options.signal?.aborted;
+        if (!again) throw withOutcome(op, error, meta);
         await sleep(wait, options.signal);
       }
     }
@@ -114,8 +121,30 @@ export async function execute<Op extends AnyOperation>(
   }
 }
 
-/** Whether an operation may be sent again after a failure that may have reached the upstream. */
-const mayRepeat = (op: AnyOperation) => op.annotations.readOnlyHint || op.annotations.idempotentHint;
+/**
+ * Whether an operation may be sent again after a failure that may have reached the upstream: only what repeats
+ * without effect (idempotent and not destructive). A completion (E12) costs each time, a second delete (E11) could
+ * report "not found" for one that succeeded; those are sent again only when the first attempt never left.
+ */
+const safeToRepeat = (op: AnyOperation) => op.annotations.idempotentHint && !op.annotations.destructiveHint;
+
+const DELIVERY_ORDER: readonly Delivery[] = ['no', 'maybe', 'yes'];
+const furthest = (a: Delivery, b: Delivery) => (DELIVERY_ORDER.indexOf(a) >= DELIVERY_ORDER.indexOf(b) ? a : b);
+
+/** What the caller must know about a failed call beyond the error: whether anything may have changed. */
+function withOutcome(op: AnyOperation, failure: ToolFailure, { delivery, status }: CallMeta): ToolFailure {
+  if (failure.code === 'invalid_input' || failure.code === 'not_configured') return failure;
+  const add = (note: string) => failure.withMessage(`${failure.message.replace(/[.\s]*$/, '')}. ${note}`);
+  if (delivery === 'no') return add('The request was not sent.');
+  if (op.annotations.readOnlyHint) return failure;
+  if (status !== undefined && status >= 200 && status < 300) {
+    return add(`The upstream accepted the request (HTTP ${status}), so it may have taken effect: check before calling again.`);
+  }
+  if (delivery === 'maybe' || (status !== undefined && status >= 500)) {
+    return add('The outcome is unknown: the request may have reached the upstream, so check whether it took effect before calling again.');
+  }
+  return failure;
+}
 
 function sleep(ms: number, signal?: AbortSignal): Promise<void> {
   return new Promise((resolve) => {

@@ -110,12 +110,14 @@ export async function send(upstream: Upstream, req: OutgoingRequest, options: Se
   const deadline = new AbortController();
   const timer = setTimeout(() => deadline.abort(), remaining);
   const signal = options.signal ? AbortSignal.any([options.signal, deadline.signal]) : deadline.signal;
+  let answered = false;
   const failure = (error: unknown) => {
-    if (options.signal?.aborted) return new ToolFailure('cancelled', 'the call was cancelled by the client');
+    const delivery = answered ? 'yes' : 'maybe';
+    if (options.signal?.aborted) return new ToolFailure('cancelled', 'the call was cancelled by the client', { delivery });
     if (deadline.signal.aborted || isTimeout(error)) {
-      return new ToolFailure('timeout', `no complete answer from upstream within ${options.timeoutLabel}`);
+      return new ToolFailure('timeout', `no complete answer from upstream within ${options.timeoutLabel}`, { delivery });
     }
-    return connectionFailure(error, new URL(req.url).origin);
+    return connectionFailure(error, new URL(req.url).origin, answered);
   };
   try {
     const res = await request(req.url, {
@@ -127,9 +129,12 @@ export async function send(upstream: Upstream, req: OutgoingRequest, options: Se
       headersTimeout: remaining,
       bodyTimeout: remaining,
     });
+    answered = true;
     const body = await readLimited(res.body, { maxBytes: MAX_RESPONSE_BYTES, overflow: 'destroy' });
     if (body.kind === 'too-large') {
-      throw new ToolFailure('malformed_response', `upstream answer is larger than ${MAX_RESPONSE_BYTES} bytes`);
+      throw new ToolFailure('malformed_response', `upstream answer is larger than ${MAX_RESPONSE_BYTES} bytes`, {
+        httpStatus: res.statusCode,
+      });
     }
     if (body.kind === 'aborted') throw failure(Object.assign(new Error('body cut off'), { code: 'UND_ERR_SOCKET' }));
     return {
@@ -160,13 +165,17 @@ const CONNECTION_WORDS: Record<string, string> = {
   EAI_AGAIN: 'the host name could not be resolved (temporary)',
 };
 const RETRYABLE_CONNECTION_CODES = new Set(['ECONNRESET', 'UND_ERR_SOCKET', 'ECONNREFUSED', 'EAI_AGAIN', 'UND_ERR_CONNECT_TIMEOUT']);
+/** Failures of making the connection: the request provably never left. */
+const NOT_SENT_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'UND_ERR_CONNECT_TIMEOUT']);
 
-function connectionFailure(error: unknown, origin: string): ToolFailure {
+function connectionFailure(error: unknown, origin: string, answered: boolean): ToolFailure {
   const err = error as { code?: string; cause?: { code?: string }; message?: string };
   const code = err?.cause?.code ?? err?.code ?? 'UNKNOWN';
   const what = CONNECTION_WORDS[code] ?? `the request failed (${err?.message ?? code})`;
+  const delivery = answered ? 'yes' : NOT_SENT_CODES.has(code) ? 'no' : 'maybe';
   return new ToolFailure('connection_failed', `could not reach ${origin}: ${what} [${code}]`, {
     retryable: RETRYABLE_CONNECTION_CODES.has(code),
+    delivery,
   });
 }
 

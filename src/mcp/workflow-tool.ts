@@ -75,7 +75,7 @@ export function translateAndSummarizeTool(definition: Tool, deps: ExecutorDeps, 
     async call(rawArgs, extra) {
       let step = 'check arguments';
       const failedAt = (f: ToolFailure) => `${WORKFLOW_TOOL_NAME} failed at step "${step}" [${f.code}]: ${f.message}`;
-      const meta: CallMeta = { attempts: 0, durationMs: 0 };
+      const meta: CallMeta = { attempts: 0, delivery: 'no', durationMs: 0 };
       const started = deps.now();
       /** Runs one step through the executor, adding what it did on the wire to the call's meta. */
       const run = async <T>(work: Promise<{ meta: CallMeta } & T>): Promise<T> => {
@@ -90,6 +90,7 @@ export function translateAndSummarizeTool(definition: Tool, deps: ExecutorDeps, 
       };
       const add = (step: CallMeta) => {
         meta.attempts += step.attempts;
+        meta.delivery = step.delivery;
         if (step.status !== undefined) meta.status = step.status;
       };
 

@@ -97,8 +97,10 @@ describe('gateway and HTTP errors', () => {
   });
 });
 
+// Backoff, Retry-After waits, the deadline over all attempts and cancellation are timed in process with fake
+// timers (test/gateway/executor.test.ts); here the built server shows the same policy on the wire.
 describe('429 and retries', () => {
-  it('a read-only tool retries after Retry-After within the deadline, signing each attempt afresh', async () => {
+  it('a read-only tool retries after Retry-After, signing each attempt afresh', async () => {
     upstream.reply(
       { status: 429, headers: { 'retry-after': '1' }, body: { error: { errorCode: '420', message: 'Rate limit exceeded' } } },
       { body: LANGUAGES },
@@ -113,29 +115,6 @@ describe('429 and retries', () => {
     expectGatewaySignature(second!);
     expect(second!.headers['x-svc-apigw-timestamp']).not.toBe(first!.headers['x-svc-apigw-timestamp']);
     expect(second!.headers['x-svc-apigw-signature-v2']).not.toBe(first!.headers['x-svc-apigw-signature-v2']);
-    await expectStillServing();
-  });
-
-  it('keeps retrying only while the next attempt fits in SVC_TIMEOUT_MS, then reports the 429', async () => {
-    // Retry-After 1 s with a 1.5 s deadline: a second attempt fits, a third would not.
-    upstream.setFallback({ status: 429, headers: { 'retry-after': '1' }, body: { error: { errorCode: '420', message: 'Rate limit exceeded' } } });
-    const started = Date.now();
-    const text = expectToolError(await server.call('search_list_tokenizer_languages', {}));
-    expect(Date.now() - started).toBeLessThan(TIMEOUT_MS + 500);
-    expect(text).toContain('429');
-    expect(text).toContain('420');
-    expect(text).toContain('Rate limit exceeded');
-    expect(upstream.requests).toHaveLength(2);
-    await expectStillServing();
-  });
-
-  it('does not wait when Retry-After is beyond the deadline', async () => {
-    upstream.setFallback({ status: 429, headers: { 'retry-after': '30' } });
-    const started = Date.now();
-    const text = expectToolError(await server.call('recommendation_get_default_schema', { datasetType: 'item' }));
-    expect(Date.now() - started).toBeLessThan(1000);
-    expect(text).toContain('429');
-    expect(upstream.requests).toHaveLength(1);
     await expectStillServing();
   });
 
@@ -190,25 +169,10 @@ describe('broken answers and connections', () => {
     expect(upstream.requests).toHaveLength(2);
   });
 
-  it('a hang longer than SVC_TIMEOUT_MS is a timeout, in well under twice the timeout', async () => {
+  it('a hang longer than SVC_TIMEOUT_MS is reported as a timeout, and the server keeps serving', async () => {
     upstream.reply({ hang: true });
-    const started = Date.now();
     const text = expectToolError(await server.call('search_list_tokenizer_languages', {}));
-    const elapsed = Date.now() - started;
-    expect(text).toMatch(/timeout|timed out|within/i);
-    expect(text).toContain(String(TIMEOUT_MS));
-    expect(elapsed).toBeGreaterThanOrEqual(TIMEOUT_MS - 100);
-    expect(elapsed).toBeLessThan(TIMEOUT_MS * 1.6);
-    expect(upstream.requests).toHaveLength(1);
-    await expectStillServing();
-  });
-
-  it('an answer slower than SVC_TIMEOUT_MS on a write is a timeout too', async () => {
-    upstream.reply({ delayMs: TIMEOUT_MS + 1000, body: { code: 'SUCCESS' } });
-    const started = Date.now();
-    const text = expectToolError(await server.call('kms_migrate_key', { keyTag: 'k1', targetRegion: 'JPN' }));
-    expect(text).toMatch(/timeout|timed out|within/i);
-    expect(Date.now() - started).toBeLessThan(TIMEOUT_MS * 1.6);
+    expect(text).toMatch(/\[timeout\].*within 1500 ms \(SVC_TIMEOUT_MS\)/);
     expect(upstream.requests).toHaveLength(1);
     await expectStillServing();
   });

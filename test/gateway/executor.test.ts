@@ -1,0 +1,228 @@
+/**
+ * The executor in process: retries, Retry-After, backoff, the one deadline over all attempts and cancellation,
+ * against undici's MockAgent with fake timers (no sleeps, no sockets). Which operations are sent again follows
+ * their annotations: only what repeats without effect, or any request that provably never left.
+ */
+import { MockAgent } from 'undici';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { createCompletion } from '../../src/catalogue/textgen.js';
+import { deleteService } from '../../src/catalogue/recommendation.js';
+import { listTokenizerLanguages } from '../../src/catalogue/search.js';
+import { runScanner } from '../../src/catalogue/datacatalog.js';
+import { updateJobExecutionOptions } from '../../src/catalogue/dataflow.js';
+import { SERVICES } from '../../src/catalogue/types.js';
+import type { AnyOperation } from '../../src/catalogue/types.js';
+import { ToolFailure } from '../../src/gateway/errors.js';
+import { execute, type ExecutorDeps } from '../../src/gateway/executor.js';
+import { upstreamOf } from '../../src/gateway/http.js';
+
+const ORIGIN = 'http://upstream.test';
+const TOKENIZER = '/CloudSearch/real/v1/tokenizer';
+const LANGUAGES = [{ language: 'thai', type: 'hanaterm', method: 'sgmt', option: '+thai' }];
+const JSON_HEADERS = { 'content-type': 'application/json' };
+
+let agent: MockAgent;
+let random = 0.5;
+
+function deps(timeoutMs = 10_000): ExecutorDeps {
+  return {
+    config: {
+      serviceUrls: Object.fromEntries(SERVICES.map((s) => [s, ORIGIN])),
+      credentials: {
+        gateway: { accessKey: 'AK', secretKey: 'SK' },
+        appKeys: {},
+        studio: { apiKey: 'studio', gatewayKey: 'gw' },
+      },
+      streamingRegion: 'KR',
+      timeoutMs,
+    },
+    upstream: upstreamOf(agent),
+    now: () => Date.now(),
+    requestId: () => 'req-1',
+    random: () => random,
+  };
+}
+
+const pool = () => agent.get(ORIGIN);
+
+/** Starts a call and settles it while the fake clock runs; returns the result or the failure, and the clock time spent. */
+async function run(op: AnyOperation, args: unknown, d = deps(), options: Parameters<typeof execute>[3] = {}, advanceMs = 60_000) {
+  const started = Date.now();
+  const settled = execute(op, args, d, options).then(
+    (value) => ({ value, failure: undefined, elapsed: Date.now() - started }),
+    (failure: ToolFailure) => ({ value: undefined, failure, elapsed: Date.now() - started }),
+  );
+  await vi.advanceTimersByTimeAsync(advanceMs);
+  return settled;
+}
+
+/** Each request's signature timestamp, in order of arrival. */
+function recordTimestamps(path: string, replies: { status: number; body: unknown; headers?: Record<string, string> }[]) {
+  const stamps: number[] = [];
+  for (const reply of replies) {
+    pool()
+      .intercept({ path, method: 'GET' })
+      .reply((opts) => {
+        stamps.push(Number((opts.headers as Record<string, string>)['x-svc-apigw-timestamp']));
+        return { statusCode: reply.status, data: JSON.stringify(reply.body), responseOptions: { headers: { ...JSON_HEADERS, ...reply.headers } } };
+      });
+  }
+  return stamps;
+}
+
+beforeEach(() => {
+  vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] });
+  vi.setSystemTime(new Date('2026-11-23T00:00:00Z'));
+  agent = new MockAgent();
+  agent.disableNetConnect();
+  random = 0.5;
+});
+
+afterEach(async () => {
+  vi.useRealTimers();
+  await agent.close();
+});
+
+describe('retries', () => {
+  it('retries a read-only tool after 503 with exponential backoff, signing every attempt afresh', async () => {
+    random = 0; // backoff = 200 ms x 2^(n-1) x 0.5: 100 ms, then 200 ms
+    const stamps = recordTimestamps(TOKENIZER, [
+      { status: 503, body: { error: { errorCode: '500', message: 'busy' } } },
+      { status: 503, body: { error: { errorCode: '500', message: 'busy' } } },
+      { status: 200, body: LANGUAGES },
+    ]);
+    const { value, failure } = await run(listTokenizerLanguages, {});
+    expect(failure).toBeUndefined();
+    expect(value?.answer).toEqual({ kind: 'json', value: { languages: LANGUAGES } });
+    expect(value?.meta).toMatchObject({ attempts: 3, status: 200, delivery: 'yes' });
+    expect([stamps[1]! - stamps[0]!, stamps[2]! - stamps[1]!]).toEqual([100, 200]);
+  });
+
+  it('waits what Retry-After asks, then tries again', async () => {
+    const stamps = recordTimestamps(TOKENIZER, [
+      { status: 429, body: { error: { errorCode: '420', message: 'slow down' } }, headers: { 'retry-after': '2' } },
+      { status: 200, body: LANGUAGES },
+    ]);
+    const { value } = await run(listTokenizerLanguages, {});
+    expect(value?.meta.attempts).toBe(2);
+    expect(stamps[1]! - stamps[0]!).toBe(2000);
+  });
+
+  it('does not wait when Retry-After ends beyond the deadline: one attempt, the 429 reported at once', async () => {
+    recordTimestamps(TOKENIZER, [{ status: 429, body: { error: { errorCode: '420', message: 'slow down' } }, headers: { 'retry-after': '30' } }]);
+    const { failure, elapsed } = await run(listTokenizerLanguages, {}, deps(5000));
+    expect(failure?.code).toBe('upstream_error');
+    expect(failure?.meta).toMatchObject({ attempts: 1, status: 429 });
+    expect(elapsed).toBe(0);
+  });
+
+  it('stops after three attempts', async () => {
+    recordTimestamps(
+      TOKENIZER,
+      Array.from({ length: 4 }, () => ({ status: 502, body: 'bad gateway' })),
+    );
+    const { failure } = await run(listTokenizerLanguages, {});
+    expect(failure?.code).toBe('http_error');
+    expect(failure?.meta?.attempts).toBe(3);
+  });
+
+  it('retries an idempotent write (E4) after a reset', async () => {
+    const path = '/api/v1/jobs/job-1/executions';
+    pool().intercept({ path, method: 'PUT' }).replyWithError(Object.assign(new Error('read ECONNRESET'), { code: 'ECONNRESET' }));
+    pool().intercept({ path, method: 'PUT' }).reply(200, { jobId: 'job-1' }, { headers: JSON_HEADERS });
+    const { value } = await run(updateJobExecutionOptions, { jobId: 'job-1', jobCondition: { nrn: 'n', scriptPath: 's', logPath: 'l' } });
+    expect(value?.meta.attempts).toBe(2);
+  });
+
+  it.each([
+    ['a non-idempotent write (E8)', runScanner, { catalogId: 1, scannerId: 2 }, 'PUT', '/api/v1/catalogs/1/scanners/2/run-scanner'],
+    ['a completion, which costs every time (E12)', createCompletion, { text: 'hi' }, 'POST', '/testapp/v1/completions/LK-D2'],
+    ['a destructive delete (E11)', deleteService, { serviceId: 'svc-1' }, 'DELETE', '/api/v1/services/svc-1'],
+  ] as const)('does not send %s again after a 503 or a reset: the outcome is unknown', async (_, op, args, method, path) => {
+    pool().intercept({ path, method }).reply(503, 'unavailable');
+    const answered = await run(op, args);
+    expect(answered.failure?.meta?.attempts).toBe(1);
+    expect(answered.failure?.message).toMatch(/HTTP 503/);
+    if (!op.annotations.readOnlyHint) expect(answered.failure?.message).toMatch(/outcome is unknown.*check whether it took effect/);
+
+    pool().intercept({ path, method }).replyWithError(Object.assign(new Error('read ECONNRESET'), { code: 'ECONNRESET' }));
+    const reset = await run(op, args);
+    expect(reset.failure?.code).toBe('connection_failed');
+    expect(reset.failure?.meta).toMatchObject({ attempts: 1, delivery: 'maybe' });
+  });
+
+  it('sends a non-idempotent write again when the first attempt never left (connection refused), and says so when none did', async () => {
+    const path = '/api/v1/catalogs/1/scanners/2/run-scanner';
+    const refused = () => Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' });
+    pool().intercept({ path, method: 'PUT' }).replyWithError(refused());
+    pool().intercept({ path, method: 'PUT' }).reply(200, { scannerId: 2, status: 'SCANNER_STARTING' }, { headers: JSON_HEADERS });
+    const { value } = await run(runScanner, { catalogId: 1, scannerId: 2 });
+    expect(value?.meta).toMatchObject({ attempts: 2, delivery: 'yes' });
+
+    for (let i = 0; i < 3; i++) pool().intercept({ path, method: 'PUT' }).replyWithError(refused());
+    const { failure } = await run(runScanner, { catalogId: 1, scannerId: 2 });
+    expect(failure?.meta).toMatchObject({ attempts: 3, delivery: 'no' });
+    expect(failure?.message).toMatch(/connection was refused.*The request was not sent\.$/);
+  });
+
+  it('says a write answered 2xx without the documented shape may have taken effect', async () => {
+    const path = '/api/v1/catalogs/1/scanners/2/run-scanner';
+    pool().intercept({ path, method: 'PUT' }).reply(201, '[1,2]', { headers: JSON_HEADERS });
+    const { failure } = await run(runScanner, { catalogId: 1, scannerId: 2 });
+    expect(failure?.code).toBe('unexpected_response');
+    expect(failure?.message).toMatch(/accepted the request \(HTTP 201\), so it may have taken effect/);
+  });
+});
+
+describe('the deadline', () => {
+  it('is one deadline over all attempts: slow failures and backoff end at SVC_TIMEOUT_MS, not beyond', async () => {
+    for (let i = 0; i < 3; i++) pool().intercept({ path: TOKENIZER, method: 'GET' }).reply(503, 'busy').delay(600);
+    const { failure, elapsed } = await run(listTokenizerLanguages, {}, deps(1000));
+    expect(failure?.code).toBe('timeout');
+    expect(failure?.message).toMatch(/within 1000 ms \(SVC_TIMEOUT_MS\)/);
+    expect(failure?.meta?.attempts).toBe(2);
+    expect(elapsed).toBe(1000);
+  });
+
+  it('a caller can set its own deadline (a workflow step)', async () => {
+    pool().intercept({ path: TOKENIZER, method: 'GET' }).reply(200, LANGUAGES, { headers: JSON_HEADERS }).delay(5000);
+    const { failure, elapsed } = await run(listTokenizerLanguages, {}, deps(30_000), { deadline: Date.now() + 1500 });
+    expect(failure?.code).toBe('timeout');
+    expect(failure?.message).toMatch(/the deadline of the call/);
+    expect(elapsed).toBe(1500);
+  });
+});
+
+describe('cancellation', () => {
+  it('stops waiting between attempts and sends nothing further', async () => {
+    random = 1; // 300 ms of backoff
+    const stamps = recordTimestamps(TOKENIZER, [
+      { status: 503, body: 'busy' },
+      { status: 200, body: LANGUAGES },
+    ]);
+    const controller = new AbortController();
+    setTimeout(() => controller.abort(), 100);
+    const { failure, elapsed } = await run(listTokenizerLanguages, {}, deps(), { signal: controller.signal });
+    expect(failure?.code).toBe('cancelled');
+    expect(stamps).toHaveLength(1);
+    expect(elapsed).toBe(100);
+  });
+
+  it('aborts the request under way', async () => {
+    pool().intercept({ path: TOKENIZER, method: 'GET' }).reply(200, LANGUAGES, { headers: JSON_HEADERS }).delay(5000);
+    const controller = new AbortController();
+    setTimeout(() => controller.abort(), 250);
+    const { failure, elapsed } = await run(listTokenizerLanguages, {}, deps(), { signal: controller.signal });
+    expect(failure?.code).toBe('cancelled');
+    expect(failure?.meta).toMatchObject({ attempts: 1, delivery: 'maybe' });
+    expect(elapsed).toBe(250);
+  });
+
+  it('sends nothing when cancelled before the call', async () => {
+    const controller = new AbortController();
+    controller.abort();
+    const { failure } = await run(listTokenizerLanguages, {}, deps(), { signal: controller.signal });
+    expect(failure?.code).toBe('cancelled');
+    expect(failure?.meta).toMatchObject({ attempts: 0, delivery: 'no' });
+  });
+});
