@@ -2,7 +2,7 @@ import * as z from 'zod';
 import { long, pathSegment } from './fields.js';
 import { defineOperation } from './types.js';
 
-export const HTTP_METHOD_NAMES = ['ANY', 'GET', 'POST', 'PUT', 'DELETE', 'PATCH', 'OPTIONS', 'HEAD'] as const;
+const HTTP_METHOD_NAMES = ['ANY', 'GET', 'POST', 'PUT', 'DELETE', 'PATCH', 'OPTIONS', 'HEAD'] as const;
 
 export const createMethodResponse = defineOperation({
   id: 'E6',

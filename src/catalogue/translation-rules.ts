@@ -74,7 +74,7 @@ export function directionBasis(source: LanguageCode, target: LanguageCode): Dire
   return TABLE[source] ? 'ruled out' : 'not documented';
 }
 
-export const isRuledOut = (source: LanguageCode, target: LanguageCode) => directionBasis(source, target) === 'ruled out';
+const isRuledOut = (source: LanguageCode, target: LanguageCode) => directionBasis(source, target) === 'ruled out';
 
 /** Targets a source may be sent with (every basis but `ruled out`), in LANGUAGE_CODES order. */
 export function targetsOf(source: LanguageCode): LanguageCode[] {
@@ -85,9 +85,9 @@ export function targetsOf(source: LanguageCode): LanguageCode[] {
 const possibleSources = (target: LanguageCode) => LANGUAGE_CODES.filter((s) => !isRuledOut(s, target));
 
 /** Rule 3 (and rule 5: span tags are honoured on the same pairs). */
-export const supportsGlossary = (source: LanguageCode, target: LanguageCode) => RULE_3_PAIRS.has(key(source, target));
+const supportsGlossary = (source: LanguageCode, target: LanguageCode) => RULE_3_PAIRS.has(key(source, target));
 /** Rule 4. */
-export const supportsHonorific = (source: LanguageCode, target: LanguageCode) => RULE_4_PAIRS.has(key(source, target));
+const supportsHonorific = (source: LanguageCode, target: LanguageCode) => RULE_4_PAIRS.has(key(source, target));
 
 /**
  * Whether a feature can apply to a direction. With `auto` the source is known only upstream, so a feature can
@@ -96,8 +96,8 @@ export const supportsHonorific = (source: LanguageCode, target: LanguageCode) =>
 function possible(rule: (s: LanguageCode, t: LanguageCode) => boolean, source: SourceCode, target: LanguageCode): boolean {
   return source === 'auto' ? possibleSources(target).some((s) => rule(s, target)) : rule(source, target);
 }
-export const glossaryPossible = (source: SourceCode, target: LanguageCode) => possible(supportsGlossary, source, target);
-export const honorificPossible = (source: SourceCode, target: LanguageCode) => possible(supportsHonorific, source, target);
+const glossaryPossible = (source: SourceCode, target: LanguageCode) => possible(supportsGlossary, source, target);
+const honorificPossible = (source: SourceCode, target: LanguageCode) => possible(supportsHonorific, source, target);
 /** Rule 5: span tags are honoured (and not counted) on the glossary pairs; elsewhere they are text like any other. */
 export const spansHonoured = glossaryPossible;
 

@@ -1,7 +1,7 @@
 import { createHmac } from 'node:crypto';
 
 /** The vendor token of every header name lives here and nowhere else. */
-export const VENDOR = 'svc';
+const VENDOR = 'svc';
 
 /** Header names, lower-case as node sends them; the gateway treats names case-insensitively. */
 export const HEADER = {
@@ -15,7 +15,7 @@ export const HEADER = {
 } as const;
 
 /** Upper-case spellings used by E3 (application key pair) and E12 (text-generation keys), as the spec writes them. */
-export const UPPER_HEADER = {
+const UPPER_HEADER = {
   apiKeyId: HEADER.apiKeyId.toUpperCase(),
   apiKey: HEADER.apiKey.toUpperCase(),
   studioApiKey: HEADER.studioApiKey.toUpperCase(),

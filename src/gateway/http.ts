@@ -19,7 +19,7 @@ export interface Upstream {
 }
 
 /** Largest upstream answer we read; beyond it the call fails instead of exhausting memory. */
-export const MAX_RESPONSE_BYTES = 16 * 1024 * 1024;
+const MAX_RESPONSE_BYTES = 16 * 1024 * 1024;
 
 type Undici = typeof import('undici');
 

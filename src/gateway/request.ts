@@ -15,7 +15,7 @@ export interface BuiltRequest {
 const PLACEHOLDER = /\{(\w+)\}/g;
 
 /** Names of the arguments used by an operation's path template. */
-export function pathParams(op: Operation): string[] {
+function pathParams(op: Operation): string[] {
   return [...op.path.matchAll(PLACEHOLDER)].map((m) => m[1]!);
 }
 

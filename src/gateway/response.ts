@@ -176,7 +176,7 @@ function normaliseIntegers(value: unknown, names: ReadonlySet<string>): void {
 }
 
 /** A short, single-line, tag-free excerpt of a body for error messages. */
-export function snippet(text: string, max = 300): string {
+function snippet(text: string, max = 300): string {
   const flat = text
     .replace(/<(script|style)[\s\S]*?<\/\1>/gi, ' ')
     .replace(/<[^>]+>/g, ' ')

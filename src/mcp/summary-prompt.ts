@@ -13,7 +13,7 @@ const PRESETS: Record<SummaryLength, { extent: string; maxTokens: number }> = {
 };
 
 /** Section marker of the prompt; generation stops before the model starts another section. */
-export const SECTION = '###';
+const SECTION = '###';
 
 /** The completion parameters of a summary (the rest are the service's defaults). */
 export function summaryParameters(length: SummaryLength) {

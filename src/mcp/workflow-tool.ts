@@ -15,7 +15,7 @@ import type { ToolExtra, ToolHandler } from './tool-registry.js';
 export const WORKFLOW_TOOL_NAME = 'translate_and_summarize';
 
 /** Ten translation calls at most: enough for a long article, bounded for the upstream quota. */
-export const MAX_WORKFLOW_TEXT = 50_000;
+const MAX_WORKFLOW_TEXT = 50_000;
 
 const input = z
   .strictObject({

@@ -33,7 +33,7 @@ export interface FaultSource {
   take(routeKey: string | undefined): Fault | undefined;
 }
 
-export const ANY_ROUTE = '*';
+const ANY_ROUTE = '*';
 
 export function createFaults(routeKeys: readonly string[]): { controller: FaultController; source: FaultSource } {
   const known = new Set(routeKeys);

@@ -19,7 +19,7 @@ import type { RecordedRequest } from './request-log.js';
 import { routeKey, Router, type RouteMatch } from './router.js';
 import type { Route, SandboxContext, SandboxCredentials, SandboxResponse } from './types.js';
 
-export const BODY_LIMIT_BYTES = 1024 * 1024;
+const BODY_LIMIT_BYTES = 1024 * 1024;
 
 /** Beyond this much discarded body the client is not worth waiting for: drop the connection. */
 const DRAIN_LIMIT_BYTES = 16 * BODY_LIMIT_BYTES;

@@ -3,7 +3,7 @@ import { HEADER, signatureV2, type GatewayKeys } from '../gateway/auth.js';
 import { timingSafeEqualText } from '../util/timing-safe.js';
 
 /** The gateway refuses timestamps further than this from its own clock. */
-export const TIMESTAMP_WINDOW_MS = 5 * 60 * 1000;
+const TIMESTAMP_WINDOW_MS = 5 * 60 * 1000;
 
 export type VerifyResult = { ok: true } | { ok: false; reason: string };
 

@@ -1,11 +1,11 @@
 /**
- * The catalogue as MCP sees it: one file snapshot per tool definition (review the diff when a schema changes),
- * and invariants every tool must keep, with the expected names, fields and hints written out from DESIGN.md and
- * the spec.
+ * The tools as MCP sees them, the fifteen operations and the workflow tool alike: one file snapshot per tool
+ * definition (review the diff when a schema changes), and invariants every tool must keep, with the expected
+ * names, fields and hints written out from DESIGN.md and the spec.
  */
 import { describe, expect, it } from 'vitest';
 import { CATALOGUE } from '../../src/catalogue/catalogue.js';
-import { toolDefinition } from '../../src/mcp/catalogue-tools.js';
+import { computeToolDefinitions } from '../../src/mcp/tool-definitions.js';
 
 type Schema = {
   type?: string;
@@ -18,7 +18,7 @@ type Schema = {
   [key: string]: unknown;
 };
 
-const definitions = CATALOGUE.map((op) => ({ op, def: toolDefinition(op) }));
+const definitions = Object.values(computeToolDefinitions()).map((def) => ({ def }));
 const byName = (name: string) => {
   const found = definitions.find((d) => d.def.name === name);
   if (!found) throw new Error(`no tool ${name}`);
@@ -80,6 +80,7 @@ const FIELDS: Record<string, { all: string[]; required: string[] }> = {
   search_update_schema: { all: ['name', 'document'], required: ['name', 'document'] },
   search_list_tokenizer_languages: { all: [], required: [] },
   kms_migrate_key: { all: ['keyTag', 'targetRegion'], required: ['keyTag', 'targetRegion'] },
+  translate_and_summarize: { all: ['text', 'target', 'source', 'length', 'honorific', 'glossaryKey'], required: ['text', 'target'] },
 };
 
 describe('tool schema snapshots', () => {
@@ -89,9 +90,14 @@ describe('tool schema snapshots', () => {
 });
 
 describe('catalogue invariants', () => {
-  it('has the fifteen operations of DESIGN.md, in spec order, with its tool names', () => {
+  it('has the fifteen operations of DESIGN.md, in spec order, with its tool names, then the workflow tool', () => {
     expect(Object.fromEntries(CATALOGUE.map((op) => [op.id, op.name]))).toEqual(DESIGN_TOOLS);
     expect(CATALOGUE.map((op) => op.id)).toEqual(Object.keys(DESIGN_TOOLS));
+    expect(definitions.map((d) => d.def.name)).toEqual([...Object.values(DESIGN_TOOLS), 'translate_and_summarize']);
+  });
+
+  it('describes every tool by its fields: the table above covers them all', () => {
+    expect(Object.keys(FIELDS).sort()).toEqual(definitions.map((d) => d.def.name).sort());
   });
 
   it.each(definitions.map((d) => [d.def.name, d.def] as const))('%s: name, title, description, annotations', (name, def) => {

@@ -239,7 +239,7 @@ export const GAZETTEER: readonly Place[] = [
 const EARTH_RADIUS_M = 6371008.8;
 
 /** Great-circle distance in metres (haversine; plenty for radii of a few hundred metres). */
-export function distanceM(a: LonLat, b: LonLat): number {
+function distanceM(a: LonLat, b: LonLat): number {
   const rad = Math.PI / 180;
   const dLat = (b[1] - a[1]) * rad;
   const dLon = (b[0] - a[0]) * rad;

@@ -4,7 +4,7 @@
  */
 const ARRAY_ITEM: Record<string, string> = { results: 'result' };
 
-export function escapeXml(text: string): string {
+function escapeXml(text: string): string {
   return text
     .replace(/&/g, '&amp;')
     .replace(/</g, '&lt;')

@@ -14,7 +14,7 @@ export interface Phrase {
   aliases?: Partial<Record<LanguageCode, readonly string[]>>;
 }
 
-export const PHRASEBOOK: readonly Phrase[] = [
+const PHRASEBOOK: readonly Phrase[] = [
   {
     id: 'hello',
     text: {
@@ -176,7 +176,7 @@ export const PHRASEBOOK: readonly Phrase[] = [
  * Key for matching a sentence: NFKC (full-width punctuation becomes ASCII), lower case, apostrophes unified,
  * whitespace collapsed, sentence punctuation (and the spaces before it) dropped.
  */
-export function phraseKey(sentence: string): string {
+function phraseKey(sentence: string): string {
   return sentence
     .normalize('NFKC')
     .toLowerCase()

@@ -14,7 +14,7 @@ export interface TranslateOptions {
 }
 
 /** Marks text the sandbox could not really translate, so nobody mistakes it for a translation. */
-export const pseudoMarker = (target: LanguageCode) => `[sandbox:${target}] `;
+const pseudoMarker = (target: LanguageCode) => `[sandbox:${target}] `;
 
 type Piece = { kind: 'space' | 'span' | 'known' | 'unknown'; text: string };
 
