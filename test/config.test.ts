@@ -1,6 +1,7 @@
 /** parseCommand: flags + environment -> one validated Config (pure; argv and env are passed in). */
 import { describe, expect, it } from 'vitest';
 import { ConfigError, parseCommand, type Config } from '../src/config.js';
+import { ENV_VARIABLES, namesOf, type EnvVariable } from '../src/env-variables.js';
 
 const SERVICES = [
   'streaming',
@@ -231,5 +232,20 @@ describe('--http', () => {
   it('--host/--port/--stateless without --http are refused', () => {
     refused(['--port', '8080'], {}, /--http/);
     refused(['--stateless'], {}, /--http/);
+  });
+});
+
+describe('the table of environment variables', () => {
+  it('lists exactly the variables parseCommand reads', () => {
+    const read = new Set<string>();
+    const env = new Proxy({} as Record<string, string>, {
+      get: (_, name) => {
+        if (typeof name === 'string') read.add(name);
+        return undefined;
+      },
+    });
+    parseCommand(['--http'], env);
+    const listed = (ENV_VARIABLES as readonly EnvVariable[]).flatMap(namesOf);
+    expect([...read].sort()).toEqual(listed.sort());
   });
 });
