@@ -2,6 +2,7 @@ import { parseArgs } from 'node:util';
 import { SERVICES, type ServiceId } from './catalogue/types.js';
 import { STREAMING_REGIONS, type StreamingRegion } from './catalogue/fields.js';
 import type { AppKeys, GatewayKeys, StudioKeys } from './gateway/auth.js';
+import { environmentHelp } from './env-help.js';
 import { envDefault, serviceUrlVariable, type DefaultedEnvName, type EnvName } from './env-variables.js';
 import { isLoopback } from './util/loopback.js';
 
@@ -53,11 +54,7 @@ export const USAGE = `Usage: svc-platform-mcp [options]
   --sandbox              route every service to the embedded simulator (demo credentials)
   --help, --version
 
-Environment: SVC_GATEWAY_URL, SVC_<SERVICE>_URL, SVC_ACCESS_KEY, SVC_SECRET_KEY,
-SVC_CLIENT_ID, SVC_CLIENT_SECRET, SVC_STUDIO_API_KEY, SVC_STUDIO_GATEWAY_KEY,
-SVC_STREAMING_REGION, SVC_TIMEOUT_MS; for --http: SVC_MCP_AUTH_TOKEN, SVC_MCP_ALLOWED_HOSTS,
-SVC_MCP_ALLOWED_ORIGINS, SVC_MCP_MAX_SESSIONS, SVC_MCP_SESSION_IDLE_MS, SVC_MCP_MAX_BODY_BYTES,
-SVC_MCP_SHUTDOWN_GRACE_MS (see README).`;
+${environmentHelp()}`;
 
 export type Env = Readonly<Record<string, string | undefined>>;
 
