@@ -2,6 +2,8 @@ import { parseArgs } from 'node:util';
 import { SERVICES, type ServiceId } from './catalogue/types.js';
 import { STREAMING_REGIONS, type StreamingRegion } from './catalogue/fields.js';
 import type { AppKeys, GatewayKeys, StudioKeys } from './gateway/auth.js';
+import { environmentHelp } from './env-help.js';
+import { envDefault, serviceUrlVariable, type DefaultedEnvName, type EnvName } from './env-variables.js';
 import { isLoopback } from './util/loopback.js';
 
 export interface HttpOptions {
@@ -52,11 +54,7 @@ export const USAGE = `Usage: svc-platform-mcp [options]
   --sandbox              route every service to the embedded simulator (demo credentials)
   --help, --version
 
-Environment: SVC_GATEWAY_URL, SVC_<SERVICE>_URL, SVC_ACCESS_KEY, SVC_SECRET_KEY,
-SVC_CLIENT_ID, SVC_CLIENT_SECRET, SVC_STUDIO_API_KEY, SVC_STUDIO_GATEWAY_KEY,
-SVC_STREAMING_REGION, SVC_TIMEOUT_MS; for --http: SVC_MCP_AUTH_TOKEN, SVC_MCP_ALLOWED_HOSTS,
-SVC_MCP_ALLOWED_ORIGINS, SVC_MCP_MAX_SESSIONS, SVC_MCP_SESSION_IDLE_MS, SVC_MCP_MAX_BODY_BYTES,
-SVC_MCP_SHUTDOWN_GRACE_MS (see README).`;
+${environmentHelp()}`;
 
 export type Env = Readonly<Record<string, string | undefined>>;
 
@@ -95,19 +93,20 @@ function buildConfig(
   flags: { http?: boolean; host?: string; port?: string; stateless?: boolean; sandbox?: boolean },
   env: Env,
 ): Config {
-  const value = (name: string) => {
+  // Typed by the table: a variable read here is one that --help, the README and the manifest check know.
+  const value = (name: EnvName) => {
     const v = env[name]?.trim();
     return v ? v : undefined;
   };
   const serviceUrls: Partial<Record<ServiceId, string>> = {};
   const gatewayUrl = value('SVC_GATEWAY_URL');
   for (const service of SERVICES) {
-    const name = `SVC_${service.toUpperCase()}_URL`;
+    const name = serviceUrlVariable(service);
     const url = value(name) ?? gatewayUrl;
     if (url) serviceUrls[service] = parseOrigin(url, value(name) ? name : 'SVC_GATEWAY_URL');
   }
 
-  const pair = <A extends string, B extends string>(a: A, b: B) => {
+  const pair = (a: EnvName, b: EnvName) => {
     const x = value(a);
     const y = value(b);
     if (Boolean(x) !== Boolean(y)) throw new ConfigError(`${x ? b : a} must be set together with ${x ? a : b}`);
@@ -121,18 +120,21 @@ function buildConfig(
   };
   const studio = pair('SVC_STUDIO_API_KEY', 'SVC_STUDIO_GATEWAY_KEY');
 
-  const region = (value('SVC_STREAMING_REGION') ?? 'KR').toUpperCase();
+  const wholeNumber = (name: DefaultedEnvName, min: number, max: number) =>
+    integer(value(name) ?? envDefault(name), name, min, max);
+
+  const region = (value('SVC_STREAMING_REGION') ?? envDefault('SVC_STREAMING_REGION')).toUpperCase();
   if (!(region in STREAMING_REGIONS)) {
     throw new ConfigError(`SVC_STREAMING_REGION must be one of ${Object.keys(STREAMING_REGIONS).join(', ')}`);
   }
-  const timeoutMs = integer(value('SVC_TIMEOUT_MS') ?? '30000', 'SVC_TIMEOUT_MS', 1, 600_000);
+  const timeoutMs = wholeNumber('SVC_TIMEOUT_MS', 1, 600_000);
 
   const host = flags.host ?? '127.0.0.1';
   const authToken = value('SVC_MCP_AUTH_TOKEN');
   if (flags.http && !isLoopback(host) && !authToken) {
     throw new ConfigError(`refusing to bind ${host} (not loopback) without SVC_MCP_AUTH_TOKEN`);
   }
-  const list = (name: string) => value(name)?.split(',').map((s) => s.trim()).filter(Boolean);
+  const list = (name: EnvName) => value(name)?.split(',').map((s) => s.trim()).filter(Boolean);
 
   const appKeys: Credentials['appKeys'] = {};
   const translation = appFor('TRANSLATION');
@@ -149,10 +151,10 @@ function buildConfig(
       authToken,
       allowedHosts: list('SVC_MCP_ALLOWED_HOSTS'),
       allowedOrigins: list('SVC_MCP_ALLOWED_ORIGINS'),
-      maxSessions: integer(value('SVC_MCP_MAX_SESSIONS') ?? '100', 'SVC_MCP_MAX_SESSIONS', 1, 100_000),
-      sessionIdleMs: integer(value('SVC_MCP_SESSION_IDLE_MS') ?? '1800000', 'SVC_MCP_SESSION_IDLE_MS', 1000, 86_400_000),
-      maxBodyBytes: integer(value('SVC_MCP_MAX_BODY_BYTES') ?? String(4 * 1024 * 1024), 'SVC_MCP_MAX_BODY_BYTES', 1024, 1 << 30),
-      shutdownGraceMs: integer(value('SVC_MCP_SHUTDOWN_GRACE_MS') ?? '10000', 'SVC_MCP_SHUTDOWN_GRACE_MS', 0, 600_000),
+      maxSessions: wholeNumber('SVC_MCP_MAX_SESSIONS', 1, 100_000),
+      sessionIdleMs: wholeNumber('SVC_MCP_SESSION_IDLE_MS', 1000, 86_400_000),
+      maxBodyBytes: wholeNumber('SVC_MCP_MAX_BODY_BYTES', 1024, 1 << 30),
+      shutdownGraceMs: wholeNumber('SVC_MCP_SHUTDOWN_GRACE_MS', 0, 600_000),
     },
     sandbox: Boolean(flags.sandbox),
     serviceUrls,

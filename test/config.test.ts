@@ -1,6 +1,7 @@
 /** parseCommand: flags + environment -> one validated Config (pure; argv and env are passed in). */
 import { describe, expect, it } from 'vitest';
-import { ConfigError, parseCommand, type Config } from '../src/config.js';
+import { ConfigError, USAGE, parseCommand, type Config } from '../src/config.js';
+import { ENV_VARIABLES, namesOf, type EnvVariable } from '../src/env-variables.js';
 
 const SERVICES = [
   'streaming',
@@ -231,5 +232,49 @@ describe('--http', () => {
   it('--host/--port/--stateless without --http are refused', () => {
     refused(['--port', '8080'], {}, /--http/);
     refused(['--stateless'], {}, /--http/);
+  });
+});
+
+describe('the table of environment variables', () => {
+  it('lists exactly the variables parseCommand reads', () => {
+    const read = new Set<string>();
+    const env = new Proxy({} as Record<string, string>, {
+      get: (_, name) => {
+        if (typeof name === 'string') read.add(name);
+        return undefined;
+      },
+    });
+    parseCommand(['--http'], env);
+    const listed = (ENV_VARIABLES as readonly EnvVariable[]).flatMap(namesOf);
+    expect([...read].sort()).toEqual(listed.sort());
+  });
+});
+
+describe('--help', () => {
+  const lines = USAGE.split('\n');
+
+  it('keeps the flags and lists every variable with its group', () => {
+    expect(USAGE).toContain('  --stateless            HTTP without sessions (for replicas behind a load balancer)');
+    for (const v of ENV_VARIABLES as readonly EnvVariable[]) expect(USAGE, v.name).toMatch(new RegExp(`^    ${v.name}[ ,]`, 'm'));
+    const heading = (text: string) => lines.findIndex((line) => line.startsWith(`  ${text}`));
+    const at = (name: string) => lines.findIndex((line) => line.startsWith(`    ${name} `));
+    expect(heading('Services')).toBeLessThan(at('SVC_TIMEOUT_MS'));
+    expect(at('SVC_TIMEOUT_MS')).toBeLessThan(heading('HTTP transport'));
+    expect(heading('HTTP transport')).toBeLessThan(at('SVC_MCP_MAX_SESSIONS'));
+    expect(at('SVC_MCP_MAX_SESSIONS')).toBeLessThan(heading('Outbound proxy'));
+    expect(heading('Outbound proxy')).toBeLessThan(at('NO_PROXY,'));
+  });
+
+  it('marks secrets, shows defaults and the lower-case proxy names', () => {
+    expect(USAGE).toMatch(/^ {4}SVC_SECRET_KEY \* /m);
+    expect(USAGE).toMatch(/^ {4}SVC_ACCESS_KEY {2,}gateway/m);
+    expect(USAGE).toContain('(default 1800000 = 30 min)');
+    expect(USAGE).toContain('(default 30000 = 30 s)');
+    expect(USAGE).toMatch(/^ {4}HTTP_PROXY, http_proxy /m);
+    expect(USAGE).toContain('SERVICE: STREAMING, TRANSLATION,');
+  });
+
+  it('fits in 100 columns', () => {
+    for (const line of lines) expect(line.length, line).toBeLessThanOrEqual(100);
   });
 });

@@ -1,17 +1,22 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { CATALOGUE } from '../../src/catalogue/catalogue.js';
-import { replaceBlock, toolTable } from './generated-docs.js';
+import { ENV_VARIABLES, namesOf, variableNamed, type EnvVariable } from '../../src/env-variables.js';
+import { envTable, httpEnvTable, replaceBlock, toolTable } from './generated-docs.js';
 
 // `npm run docs` sets UPDATE_DOCS=1 to rewrite the generated parts instead of checking them.
 const update = process.env.UPDATE_DOCS === '1';
 
 describe('generated documentation', () => {
-  it('README tool table matches the catalogue', () => {
+  it.each([
+    ['tools', 'the catalogue', toolTable],
+    ['env', 'the table of environment variables', envTable],
+    ['env-http', 'the table of environment variables', httpEnvTable],
+  ])('README block %s matches %s', (block, _, generate) => {
     const readme = readFileSync('README.md', 'utf8');
-    const expected = replaceBlock(readme, 'tools', toolTable());
+    const expected = replaceBlock(readme, block, generate());
     if (update) writeFileSync('README.md', expected);
-    else expect(readme, 'README tool table drifted: run `npm run docs`').toBe(expected);
+    else expect(readme, `README block ${block} drifted: run \`npm run docs\``).toBe(expected);
   });
 
   it('manifest.json lists every catalogue tool with its title', () => {
@@ -75,18 +80,39 @@ describe('manifest.json', () => {
     }
   });
 
-  it('marks every secret sensitive and maps only documented variables', () => {
-    const manifest = JSON.parse(readFileSync('manifest.json', 'utf8')) as {
-      server: { mcp_config: { env: Record<string, string> } };
-      user_config: Record<string, { sensitive?: boolean }>;
-    };
-    const env = manifest.server.mcp_config.env;
-    for (const name of ['SVC_SECRET_KEY', 'SVC_CLIENT_SECRET', 'SVC_STUDIO_API_KEY', 'SVC_STUDIO_GATEWAY_KEY']) {
-      const key = /\$\{user_config\.(\w+)\}/.exec(env[name] ?? '')?.[1];
-      expect(key, name).toBeDefined();
-      expect(manifest.user_config[key!]?.sensitive, `${name} must be sensitive`).toBe(true);
+  it('maps only variables of the table, sensitive exactly when the table says secret', () => {
+    const manifest = readManifestSettings();
+    const mapped = Object.entries(manifest.server.mcp_config.env);
+    expect(mapped.length).toBeGreaterThan(0);
+    for (const [name, reference] of mapped) {
+      const variable = variableNamed(name);
+      expect(variable, `${name} is in src/env-variables.ts`).toBeDefined();
+      const key = /^\$\{user_config\.(\w+)\}$/.exec(reference)?.[1];
+      expect(key, `${name} maps to a user_config entry`).toBeDefined();
+      const setting = manifest.user_config[key!];
+      expect(setting, `user_config.${key} exists`).toBeDefined();
+      expect(setting!.sensitive === true, `user_config.${key} (${name}) sensitive`).toBe(variable!.secret === true);
     }
-    const readme = readFileSync('README.md', 'utf8');
-    for (const name of Object.keys(env)) expect(readme, `${name} documented in README`).toContain(`\`${name}\``);
+  });
+
+  it('every secret of the table that the manifest maps is sensitive, the four credentials among them', () => {
+    const manifest = readManifestSettings();
+    const env = manifest.server.mcp_config.env;
+    const sensitive = (name: string) => manifest.user_config[/\$\{user_config\.(\w+)\}/.exec(env[name] ?? '')?.[1] ?? '']?.sensitive;
+    const mappedSecrets = ENV_VARIABLES.filter((v: EnvVariable) => v.secret)
+      .flatMap(namesOf)
+      .filter((name) => name in env);
+    for (const name of mappedSecrets) expect(sensitive(name), `${name} must be sensitive`).toBe(true);
+    expect(mappedSecrets).toEqual(
+      expect.arrayContaining(['SVC_SECRET_KEY', 'SVC_CLIENT_SECRET', 'SVC_STUDIO_API_KEY', 'SVC_STUDIO_GATEWAY_KEY']),
+    );
   });
 });
+
+/** What manifest.json says about the environment: the variables it maps and the settings they come from. */
+function readManifestSettings() {
+  return JSON.parse(readFileSync('manifest.json', 'utf8')) as {
+    server: { mcp_config: { env: Record<string, string> } };
+    user_config: Record<string, { sensitive?: boolean }>;
+  };
+}

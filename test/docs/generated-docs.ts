@@ -1,5 +1,6 @@
 import { CATALOGUE } from '../../src/catalogue/catalogue.js';
 import type { Operation } from '../../src/catalogue/types.js';
+import { ENV_GROUPS, ENV_VARIABLES, namesOf, placeholderOf, readableDefault, type EnvVariable } from '../../src/env-variables.js';
 
 const AUTH: Record<Operation['auth'], string> = {
   'gateway-signature': 'signature',
@@ -36,4 +37,51 @@ export function replaceBlock(doc: string, name: string, body: string): string {
   const to = doc.indexOf(end);
   if (from < 0 || to < from) throw new Error(`markers ${start} / ${end} not found`);
   return `${doc.slice(0, from + start.length)}\n${body}\n${doc.slice(to)}`;
+}
+
+/** The README's configuration table: every variable, the HTTP ones in one row pointing to their own table. */
+export function envTable(): string {
+  const rows = Object.keys(ENV_GROUPS).flatMap((group) => {
+    const variables = ENV_VARIABLES.filter((v) => v.group === group);
+    if (group !== 'http') return variables.map((v) => row([variableCell(v), defaultCell(v, ''), meaningCell(v)]));
+    const names = variables.map((v) => `\`${v.name}\``).join(', ');
+    return [row([names, '', 'HTTP transport settings, see [Streamable HTTP transport](#streamable-http-transport)'])];
+  });
+  return [row(['variable', 'default', 'meaning']), '|---|---|---|', ...rows].join('\n');
+}
+
+/** The README's table of the variables specific to the HTTP transport. */
+export function httpEnvTable(): string {
+  const rows = ENV_VARIABLES.filter((v) => v.group === 'http').map((v) =>
+    row([variableCell(v), defaultCell(v, 'unset'), meaningCell(v)]),
+  );
+  return [row(['Variable', 'Default', 'Meaning']), '|---|---|---|', ...rows].join('\n');
+}
+
+function row(cells: readonly string[]): string {
+  return `|${cells.map((cell) => (cell ? ` ${cell} ` : ' ')).join('|')}|`;
+}
+
+function variableCell(v: EnvVariable): string {
+  const alias = v.alias ? ` (or \`${v.alias}\`)` : '';
+  return `\`${v.name}\`${alias}${v.secret ? ' (secret)' : ''}`;
+}
+
+function defaultCell(v: EnvVariable, unset: string): string {
+  if (v.default === undefined) return unset;
+  const readable = readableDefault(v);
+  return `\`${v.default}\`${readable ? ` (${readable})` : ''}`;
+}
+
+const code = (values: readonly string[]) => values.map((value) => `\`${value}\``).join(', ');
+
+/** The meaning, its values, then the details; names of variables in the (plain-text) meaning become code. */
+function meaningCell(v: EnvVariable): string {
+  const names = new Set(ENV_VARIABLES.flatMap((other) => namesOf(other)));
+  let text = v.meaning.replace(/\b[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+\b/g, (word) => (names.has(word) ? `\`${word}\`` : word));
+  if (v.values) text += `; ${placeholderOf(v)} is ${code(v.values)}`;
+  if (v.choices) text += `: ${code(v.choices)}`;
+  // Cells of the README's tables end without a full stop.
+  if (v.details) text += `. ${v.details.replace(/\.$/, '')}`;
+  return text;
 }

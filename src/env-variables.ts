@@ -1,0 +1,253 @@
+import { SERVICES, type ServiceId } from './catalogue/types.js';
+import { STREAMING_REGIONS } from './catalogue/fields.js';
+
+/** One row of ENV_VARIABLES. */
+export interface EnvVariable {
+  /** The name, or a pattern with one `<PLACEHOLDER>` standing for each of `values`. */
+  readonly name: string;
+  /** What the placeholder of a pattern stands for, e.g. each SERVICE of SVC_<SERVICE>_URL. */
+  readonly values?: readonly string[];
+  /** The values the variable accepts, when it is one of a few. */
+  readonly choices?: readonly string[];
+  /** Also read under this name when `name` is unset (the lower-case proxy variables). */
+  readonly alias?: string;
+  readonly group: EnvGroup;
+  /** One line, plain text: it is printed by --help as well as written into the README. */
+  readonly meaning: string;
+  /** More for the README only (Markdown). */
+  readonly details?: string;
+  /** The value used when the variable is unset, written as it would be in the environment. */
+  readonly default?: string;
+  /** Lets the documentation say a default of 1800000 is 30 min. */
+  readonly unit?: 'ms' | 'bytes';
+  /** A credential: never logged or returned, and `sensitive` in manifest.json. */
+  readonly secret?: true;
+}
+
+/** The groups in the order the documentation shows them, with their headings. */
+export const ENV_GROUPS = {
+  service: 'Services: endpoints, credentials, behaviour',
+  http: 'HTTP transport (only with --http)',
+  proxy: 'Outbound proxy for upstream calls',
+} as const;
+export type EnvGroup = keyof typeof ENV_GROUPS;
+
+const MiB = 1024 * 1024;
+
+/**
+ * Every environment variable the server reads, in one table: `--help`, the README's tables and the manifest
+ * test are made from it; config.ts takes its defaults from it and cannot read a name that is not here (a test
+ * checks that it reads every one). Adding a variable is adding a row.
+ */
+export const ENV_VARIABLES = [
+  {
+    name: 'SVC_GATEWAY_URL',
+    group: 'service',
+    meaning: 'origin used for every service that has no URL of its own',
+  },
+  {
+    name: 'SVC_<SERVICE>_URL',
+    values: SERVICES.map((service) => service.toUpperCase()),
+    group: 'service',
+    meaning: 'origin of one service',
+    details: 'A path prefix is allowed (for proxies): it goes in front of every path and is covered by the signature.',
+  },
+  {
+    name: 'SVC_ACCESS_KEY',
+    group: 'service',
+    meaning: 'gateway access key (E1, E2, E4, E6-E11, E13-E15)',
+  },
+  {
+    name: 'SVC_SECRET_KEY',
+    group: 'service',
+    meaning: 'gateway secret key: signs the requests, never sent',
+    secret: true,
+  },
+  {
+    name: 'SVC_CLIENT_ID',
+    group: 'service',
+    meaning: 'application key pair ID of translation and maps (E3, E5)',
+  },
+  {
+    name: 'SVC_CLIENT_SECRET',
+    group: 'service',
+    meaning: 'application key pair secret of translation and maps',
+    secret: true,
+  },
+  {
+    name: 'SVC_TRANSLATION_CLIENT_ID',
+    group: 'service',
+    meaning: 'key pair ID of translation alone, instead of SVC_CLIENT_ID',
+  },
+  {
+    name: 'SVC_TRANSLATION_CLIENT_SECRET',
+    group: 'service',
+    meaning: 'key pair secret of translation alone',
+    secret: true,
+  },
+  {
+    name: 'SVC_MAPS_CLIENT_ID',
+    group: 'service',
+    meaning: 'key pair ID of maps alone, instead of SVC_CLIENT_ID',
+  },
+  {
+    name: 'SVC_MAPS_CLIENT_SECRET',
+    group: 'service',
+    meaning: 'key pair secret of maps alone',
+    secret: true,
+  },
+  {
+    name: 'SVC_STUDIO_API_KEY',
+    group: 'service',
+    meaning: 'text-generation API key (E12)',
+    details: 'Sent as `X-SVC-STUDIO-API-KEY`.',
+    secret: true,
+  },
+  {
+    name: 'SVC_STUDIO_GATEWAY_KEY',
+    group: 'service',
+    meaning: 'text-generation gateway key, issued with the API key (E12)',
+    details: 'Sent as `X-SVC-APIGW-API-KEY`.',
+    secret: true,
+  },
+  {
+    name: 'SVC_STREAMING_REGION',
+    group: 'service',
+    meaning: 'streaming Region (E1, E2) when a call names none',
+    choices: Object.keys(STREAMING_REGIONS),
+    default: 'KR',
+  },
+  {
+    name: 'SVC_TIMEOUT_MS',
+    group: 'service',
+    meaning: 'upstream deadline per tool call, retries included',
+    default: '30000',
+    unit: 'ms',
+  },
+  {
+    name: 'SVC_MCP_AUTH_TOKEN',
+    group: 'http',
+    meaning: 'bearer token; required to bind beyond loopback',
+    details:
+      'When set, every request except `/healthz` needs `Authorization: Bearer <token>` (compared in constant ' +
+      'time) or gets `401` with `WWW-Authenticate: Bearer`. Never logged.',
+    secret: true,
+  },
+  {
+    name: 'SVC_MCP_ALLOWED_HOSTS',
+    group: 'http',
+    meaning: 'comma-separated extra Host header values to accept',
+    details:
+      'An entry without a port (`mcp.example.com`) matches that name on any port; with a port ' +
+      '(`proxy.internal:8443`) only that pair.',
+  },
+  {
+    name: 'SVC_MCP_ALLOWED_ORIGINS',
+    group: 'http',
+    meaning: 'comma-separated browser origins allowed to call the server',
+    details: 'For example `https://app.example.com`. These, and only these, get CORS headers.',
+  },
+  {
+    name: 'SVC_MCP_MAX_SESSIONS',
+    group: 'http',
+    meaning: 'most concurrent sessions, in session mode',
+    details:
+      'Beyond it, `initialize` gets `503` with `Retry-After` and a JSON-RPC error that says so. Idle sessions ' +
+      'are expired first to make room.',
+    default: '100',
+  },
+  {
+    name: 'SVC_MCP_SESSION_IDLE_MS',
+    group: 'http',
+    meaning: 'a session with no request for this long is closed',
+    details: 'Its id then gets `404`. A session with a call in flight is never idle.',
+    default: String(30 * 60 * 1000),
+    unit: 'ms',
+  },
+  {
+    name: 'SVC_MCP_MAX_BODY_BYTES',
+    group: 'http',
+    meaning: 'largest request body',
+    details: 'Larger ones get `413`.',
+    default: String(4 * MiB),
+    unit: 'bytes',
+  },
+  {
+    name: 'SVC_MCP_SHUTDOWN_GRACE_MS',
+    group: 'http',
+    meaning: 'how long SIGINT/SIGTERM lets in-flight requests finish before closing anyway',
+    default: '10000',
+    unit: 'ms',
+  },
+  {
+    name: 'HTTP_PROXY',
+    alias: 'http_proxy',
+    group: 'proxy',
+    meaning: 'proxy of upstream calls, also of https ones without HTTPS_PROXY',
+  },
+  {
+    name: 'HTTPS_PROXY',
+    alias: 'https_proxy',
+    group: 'proxy',
+    meaning: 'proxy of https upstream calls',
+  },
+  {
+    name: 'NO_PROXY',
+    alias: 'no_proxy',
+    group: 'proxy',
+    meaning: 'comma-separated hosts reached directly (loopback always is)',
+  },
+] as const satisfies readonly EnvVariable[];
+
+type Row = (typeof ENV_VARIABLES)[number];
+
+/** SVC_<SERVICE>_URL of one service. */
+export const serviceUrlVariable = (service: ServiceId) =>
+  `SVC_${service.toUpperCase() as Uppercase<ServiceId>}_URL` as const;
+
+/** Every name config.ts may read: the plain names, the names a pattern stands for, and the aliases. */
+export type EnvName =
+  | Exclude<Row['name'], `${string}<${string}`>
+  | ReturnType<typeof serviceUrlVariable>
+  | Extract<Row, { alias: string }>['alias'];
+
+/** The variables that have a default. */
+export type DefaultedEnvName = Extract<Row, { default: string }>['name'];
+
+/** The default of a variable, as written in the environment. */
+export function envDefault(name: DefaultedEnvName): string {
+  const row = ENV_VARIABLES.find((v): v is Extract<Row, { default: string }> => v.name === name && 'default' in v);
+  if (!row) throw new Error(`${name} has no default`);
+  return row.default;
+}
+
+/** SERVICE for SVC_<SERVICE>_URL; undefined for a plain name. */
+export function placeholderOf(variable: EnvVariable): string | undefined {
+  return /<(\w+)>/.exec(variable.name)?.[1];
+}
+
+/** The names a row stands for: itself, or one per value of its placeholder; then its alias. */
+export function namesOf(variable: EnvVariable): string[] {
+  const names = variable.values ? variable.values.map((value) => variable.name.replace(/<\w+>/, value)) : [variable.name];
+  return variable.alias ? [...names, variable.alias] : names;
+}
+
+/** The row a concrete name belongs to, if any. */
+export function variableNamed(name: string): EnvVariable | undefined {
+  return ENV_VARIABLES.find((v: EnvVariable) => namesOf(v).includes(name));
+}
+
+/** A default in words, e.g. 30 min for 1800000 ms or 4 MiB for 4194304 bytes; undefined when the number says it. */
+export function readableDefault(variable: EnvVariable): string | undefined {
+  const n = Number(variable.default);
+  if (variable.default === undefined || !Number.isInteger(n) || n === 0) return undefined;
+  if (variable.unit === 'ms') {
+    if (n % 60_000 === 0) return `${n / 60_000} min`;
+    if (n % 1000 === 0) return `${n / 1000} s`;
+  }
+  if (variable.unit === 'bytes') {
+    if (n % MiB === 0) return `${n / MiB} MiB`;
+    if (n % 1024 === 0) return `${n / 1024} KiB`;
+  }
+  return undefined;
+}

@@ -1,0 +1,98 @@
+/** The table of environment variables: names, secrets, defaults and the helpers over them. */
+import { describe, expect, it } from 'vitest';
+import {
+  ENV_GROUPS,
+  ENV_VARIABLES,
+  envDefault,
+  namesOf,
+  placeholderOf,
+  readableDefault,
+  serviceUrlVariable,
+  variableNamed,
+  type EnvVariable,
+} from '../src/env-variables.js';
+
+const rows: readonly EnvVariable[] = ENV_VARIABLES;
+
+describe('the table', () => {
+  it('marks exactly the credentials secret', () => {
+    expect(rows.filter((v) => v.secret).map((v) => v.name).sort()).toEqual([
+      'SVC_CLIENT_SECRET',
+      'SVC_MAPS_CLIENT_SECRET',
+      'SVC_MCP_AUTH_TOKEN',
+      'SVC_SECRET_KEY',
+      'SVC_STUDIO_API_KEY',
+      'SVC_STUDIO_GATEWAY_KEY',
+      'SVC_TRANSLATION_CLIENT_SECRET',
+    ]);
+  });
+
+  it('holds the defaults config.ts uses', () => {
+    expect(envDefault('SVC_STREAMING_REGION')).toBe('KR');
+    expect(envDefault('SVC_TIMEOUT_MS')).toBe('30000');
+    expect(envDefault('SVC_MCP_MAX_SESSIONS')).toBe('100');
+    expect(envDefault('SVC_MCP_SESSION_IDLE_MS')).toBe('1800000');
+    expect(envDefault('SVC_MCP_MAX_BODY_BYTES')).toBe('4194304');
+    expect(envDefault('SVC_MCP_SHUTDOWN_GRACE_MS')).toBe('10000');
+    expect(rows.filter((v) => v.default !== undefined)).toHaveLength(6);
+  });
+
+  it('names no variable twice, counting the names a pattern stands for and the aliases', () => {
+    const names = rows.flatMap(namesOf);
+    expect(new Set(names).size).toBe(names.length);
+  });
+
+  it('gives every variable a known group and a one-line meaning', () => {
+    for (const v of rows) {
+      expect(Object.keys(ENV_GROUPS), v.name).toContain(v.group);
+      expect(v.meaning, v.name).toMatch(/^[^\n]{10,90}$/);
+    }
+  });
+});
+
+describe('names', () => {
+  it('SVC_<SERVICE>_URL stands for one variable per service', () => {
+    const pattern = variableNamed('SVC_KMS_URL')!;
+    expect(pattern.name).toBe('SVC_<SERVICE>_URL');
+    expect(placeholderOf(pattern)).toBe('SERVICE');
+    expect(namesOf(pattern)).toHaveLength(11);
+    expect(namesOf(pattern)).toEqual(expect.arrayContaining(['SVC_STREAMING_URL', 'SVC_TEXTGEN_URL', 'SVC_KMS_URL']));
+    expect(serviceUrlVariable('datacatalog')).toBe('SVC_DATACATALOG_URL');
+    expect(namesOf(pattern)).toContain(serviceUrlVariable('datacatalog'));
+  });
+
+  it('the lower-case proxy variables belong to the upper-case ones', () => {
+    expect(variableNamed('no_proxy')?.name).toBe('NO_PROXY');
+    expect(namesOf(variableNamed('HTTPS_PROXY')!)).toEqual(['HTTPS_PROXY', 'https_proxy']);
+  });
+
+  it('a name that is not in the table has no row', () => {
+    expect(variableNamed('SVC_<SERVICE>_URL')).toBeUndefined();
+    expect(variableNamed('SVC_NOPE_URL')).toBeUndefined();
+    expect(variableNamed('svc_gateway_url')).toBeUndefined();
+  });
+});
+
+describe('readableDefault', () => {
+  const variable = (value: string, unit?: 'ms' | 'bytes'): EnvVariable => ({
+    name: 'X',
+    group: 'service',
+    meaning: 'test',
+    default: value,
+    unit,
+  });
+
+  it.each([
+    ['1800000', 'ms', '30 min'],
+    ['30000', 'ms', '30 s'],
+    ['1500', 'ms', undefined],
+    ['4194304', 'bytes', '4 MiB'],
+    ['2048', 'bytes', '2 KiB'],
+    ['1000', 'bytes', undefined],
+    ['0', 'ms', undefined],
+    ['100', undefined, undefined],
+    ['KR', undefined, undefined],
+  ] as const)('%s %s -> %s', (value, unit, expected) => {
+    expect(readableDefault(variable(value, unit))).toBe(expected);
+  });
+});
