@@ -64,8 +64,10 @@ await call('Update job execution options', 'dataflow_update_job_execution_option
   jobId: 'job-orders-daily',
   jobCondition: { numWorker: 4, timeout: 120, nrn: 'nrn:demo:dataflow:job-orders-daily', scriptPath: 'obs://scripts/orders', logPath: 'obs://logs/orders' },
 });
-await call('Delete a recommendation service', 'recommendation_delete_service', { serviceId: 'rcs-cart-upsell' });
-await call('…and delete it again (now not found)', 'recommendation_delete_service', { serviceId: 'rcs-cart-upsell' });
+await call('Delete a recommendation service: a dry run first (nothing is sent)', 'recommendation_delete_service', { serviceId: 'rcs-cart-upsell', dryRun: true });
+await call('…without the user\'s confirmation: refused, nothing sent', 'recommendation_delete_service', { serviceId: 'rcs-cart-upsell' });
+await call('…confirmed (this demo client shows no forms, so confirm carries the id)', 'recommendation_delete_service', { serviceId: 'rcs-cart-upsell', confirm: 'rcs-cart-upsell' });
+await call('…and delete it again (now not found)', 'recommendation_delete_service', { serviceId: 'rcs-cart-upsell', confirm: 'rcs-cart-upsell' });
 
 console.log(`\n${bold('Refused before anything is sent:')}`);
 await call('An unsupported translation direction', 'translation_translate_text', { source: 'ja', target: 'es', text: 'こんにちは' });

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 import { randomUUID } from 'node:crypto';
-import { ConfigError, USAGE, parseCommand, type Config } from './config.js';
+import { ConfigError, parseCommand, usage, type Config } from './config.js';
 import { createUpstream } from './gateway/http.js';
 import { SERVER_VERSION, createServerFactory, type ServerDeps } from './server.js';
 
@@ -9,17 +9,8 @@ const WARM_UP_AFTER_MS = 300;
 /** The only module that reads process.argv / process.env or exits. */
 async function main(): Promise<void> {
   const log = (line: string) => process.stderr.write(`${line}\n`);
-  let command;
-  try {
-    command = parseCommand(process.argv.slice(2), process.env);
-  } catch (error) {
-    if (error instanceof ConfigError) {
-      log(`svc-platform-mcp: ${error.message}`);
-      process.exit(2);
-    }
-    throw error;
-  }
-  if (command.kind === 'help') return void process.stderr.write(`${USAGE}\n`);
+  const command = parseCommand(process.argv.slice(2), process.env);
+  if (command.kind === 'help') return void process.stderr.write(`${usage()}\n`);
   if (command.kind === 'version') return void process.stderr.write(`${SERVER_VERSION}\n`);
 
   // Listened for from the start, so that a signal during start-up is not lost (nor kills the process mid-way).
@@ -66,11 +57,13 @@ async function main(): Promise<void> {
   process.exit(0);
 }
 
+/** A setting the operator can fix: one line and exit code 2; a start-up failure (port taken): one line, 1. */
 const run = () =>
   main().catch((error: unknown) => {
-    const oneLine = (error as Error)?.name === 'StartupError';
+    const configuration = error instanceof ConfigError;
+    const oneLine = configuration || (error as Error)?.name === 'StartupError';
     process.stderr.write(`svc-platform-mcp: ${oneLine ? (error as Error).message : `fatal: ${(error as Error)?.stack ?? String(error)}`}\n`);
-    process.exit(1);
+    process.exit(configuration ? 2 : 1);
   });
 
 void run();

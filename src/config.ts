@@ -4,6 +4,7 @@ import { STREAMING_REGIONS, type StreamingRegion } from './catalogue/fields.js';
 import type { AppKeys, GatewayKeys, StudioKeys } from './gateway/auth.js';
 import { environmentHelp } from './env-help.js';
 import { envDefault, serviceUrlVariable, type DefaultedEnvName, type EnvName } from './env-variables.js';
+import TOOL_DEFINITIONS from './generated/tool-definitions.json' with { type: 'json' };
 import { isLoopback } from './util/loopback.js';
 
 export interface HttpOptions {
@@ -27,8 +28,19 @@ export interface Credentials {
   studio?: StudioKeys;
 }
 
+/** Which tools the process offers, and whether destructive calls wait for the user (the operator's choice). */
+export interface SafetyOptions {
+  readOnly: boolean;
+  /** Only these tools, when set. */
+  tools?: string[];
+  /** Only the tools of these services, when set. */
+  services?: ServiceId[];
+  confirmDestructive: boolean;
+}
+
 export interface Config {
   transport: 'stdio' | 'http';
+  safety: SafetyOptions;
   http: HttpOptions;
   sandbox: boolean;
   /** Origin (optionally with a path prefix) per service; missing means not configured. */
@@ -44,7 +56,8 @@ export class ConfigError extends Error {
   override name = 'ConfigError';
 }
 
-export const USAGE = `Usage: svc-platform-mcp [options]
+/** --help, made when asked for. */
+export const usage = () => `Usage: svc-platform-mcp [options]
 
   (no option)            serve MCP over stdio
   --http                 serve Streamable HTTP at /mcp
@@ -52,9 +65,16 @@ export const USAGE = `Usage: svc-platform-mcp [options]
   --port <port>          HTTP port (default 3000)
   --stateless            HTTP without sessions (for replicas behind a load balancer)
   --sandbox              route every service to the embedded simulator (demo credentials)
+  --read-only            offer only the tools that change nothing
+  --tools <a,b>          offer only these tools
+  --services <a,b>       offer only the tools of these services (ids as in SVC_SERVICES)
+  --no-confirm           run destructive calls (E11, E15) without asking the user first
   --help, --version
 
 ${environmentHelp()}`;
+
+/** Every tool the server has: what --tools and SVC_TOOLS may name. */
+export const TOOL_NAMES: readonly string[] = Object.keys(TOOL_DEFINITIONS);
 
 export type Env = Readonly<Record<string, string | undefined>>;
 
@@ -72,6 +92,10 @@ export function parseCommand(argv: readonly string[], env: Env): ParsedCommand {
         port: { type: 'string' },
         stateless: { type: 'boolean' },
         sandbox: { type: 'boolean' },
+        'read-only': { type: 'boolean' },
+        tools: { type: 'string' },
+        services: { type: 'string' },
+        'no-confirm': { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
         version: { type: 'boolean', short: 'v' },
       },
@@ -79,7 +103,7 @@ export function parseCommand(argv: readonly string[], env: Env): ParsedCommand {
       allowPositionals: false,
     }));
   } catch (error) {
-    throw new ConfigError(`${(error as Error).message}\n\n${USAGE}`);
+    throw new ConfigError(`${(error as Error).message}\n\n${usage()}`);
   }
   if (values.help) return { kind: 'help' };
   if (values.version) return { kind: 'version' };
@@ -89,10 +113,19 @@ export function parseCommand(argv: readonly string[], env: Env): ParsedCommand {
   return { kind: 'serve', config: buildConfig(values, env) };
 }
 
-function buildConfig(
-  flags: { http?: boolean; host?: string; port?: string; stateless?: boolean; sandbox?: boolean },
-  env: Env,
-): Config {
+interface Flags {
+  http?: boolean;
+  host?: string;
+  port?: string;
+  stateless?: boolean;
+  sandbox?: boolean;
+  'read-only'?: boolean;
+  tools?: string;
+  services?: string;
+  'no-confirm'?: boolean;
+}
+
+function buildConfig(flags: Flags, env: Env): Config {
   // Typed by the table: a variable read here is one that --help, the README and the manifest check know.
   const value = (name: EnvName) => {
     const v = env[name]?.trim();
@@ -144,6 +177,7 @@ function buildConfig(
 
   return {
     transport: flags.http ? 'http' : 'stdio',
+    safety: safetyOptions(flags, value),
     http: {
       host,
       port: integer(flags.port ?? '3000', '--port', 0, 65535),
@@ -171,6 +205,35 @@ function buildConfig(
       noProxy: value('NO_PROXY') ?? value('no_proxy'),
     },
   };
+}
+
+/** The flag wins over its variable; names are checked here, so that a typo stops the start (exit 2), not a call. */
+function safetyOptions(flags: Flags, value: (name: EnvName) => string | undefined): SafetyOptions {
+  const names = <T extends string>(flag: string | undefined, variable: EnvName, kind: string, valid: readonly T[]) => {
+    const text = flag ?? value(variable);
+    if (text === undefined) return undefined;
+    const source = flag !== undefined ? `--${kind}s` : variable;
+    const list = [...new Set(text.split(',').map((s) => s.trim()).filter(Boolean))];
+    const unknown = list.filter((name) => !(valid as readonly string[]).includes(name));
+    if (unknown.length > 0) throw new ConfigError(`unknown ${kind} in ${source}: ${unknown.join(', ')}; valid: ${valid.join(', ')}`);
+    if (list.length === 0) throw new ConfigError(`${source} names no ${kind}; valid: ${valid.join(', ')}`);
+    return list as T[];
+  };
+  const flag = (name: EnvName, on: boolean | undefined, whenOn: boolean) =>
+    on === true ? whenOn : boolean(value(name) ?? envDefault(name as DefaultedEnvName), name);
+  return {
+    readOnly: flag('SVC_READ_ONLY', flags['read-only'], true),
+    tools: names(flags.tools, 'SVC_TOOLS', 'tool', TOOL_NAMES),
+    services: names(flags.services, 'SVC_SERVICES', 'service', SERVICES),
+    confirmDestructive: flag('SVC_CONFIRM_DESTRUCTIVE', flags['no-confirm'], false),
+  };
+}
+
+function boolean(text: string, name: string): boolean {
+  const lower = text.toLowerCase();
+  if (lower === 'true' || lower === '1') return true;
+  if (lower === 'false' || lower === '0') return false;
+  throw new ConfigError(`${name} must be true or false, got "${text}"`);
 }
 
 function integer(text: string, name: string, min: number, max: number): number {

@@ -27,6 +27,7 @@ export interface EnvVariable {
 /** The groups in the order the documentation shows them, with their headings. */
 export const ENV_GROUPS = {
   service: 'Services: endpoints, credentials, behaviour',
+  safety: 'Safety: which tools are on, confirmation of destructive calls',
   http: 'HTTP transport (only with --http)',
   proxy: 'Outbound proxy for upstream calls',
 } as const;
@@ -123,6 +124,31 @@ export const ENV_VARIABLES = [
     meaning: 'upstream deadline per tool call, retries included',
     default: '30000',
     unit: 'ms',
+  },
+  {
+    name: 'SVC_READ_ONLY',
+    group: 'safety',
+    meaning: 'true: only read-only tools are listed and callable (as --read-only)',
+    choices: ['true', 'false'],
+    default: 'false',
+  },
+  {
+    name: 'SVC_TOOLS',
+    group: 'safety',
+    meaning: 'comma-separated tool names: only these are listed and callable (as --tools)',
+  },
+  {
+    name: 'SVC_SERVICES',
+    group: 'safety',
+    meaning: 'comma-separated service ids: only their tools are listed and callable (as --services)',
+    choices: SERVICES,
+  },
+  {
+    name: 'SVC_CONFIRM_DESTRUCTIVE',
+    group: 'safety',
+    meaning: 'false: destructive calls (E11, E15) run without the user\'s confirmation (as --no-confirm)',
+    choices: ['true', 'false'],
+    default: 'true',
   },
   {
     name: 'SVC_MCP_AUTH_TOKEN',

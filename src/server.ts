@@ -1,6 +1,6 @@
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { CATALOGUE } from './catalogue/catalogue.js';
-import type { Config } from './config.js';
+import { ConfigError, type Config } from './config.js';
 import { secretsOf } from './gateway/auth.js';
 import type { ExecutorDeps } from './gateway/executor.js';
 import type { Upstream } from './gateway/http.js';
@@ -10,6 +10,8 @@ import { registerResources } from './mcp/resources.js';
 import { sharedLazyValidator } from './mcp/schema-validator.js';
 import type { CallFrame } from './mcp/tool-call.js';
 import { TOOL_DEFINITIONS } from './mcp/tool-definitions.js';
+import { serverInstructions } from './mcp/instructions.js';
+import { isEnabled, narrow, type Narrowing, type ToolPolicy } from './mcp/tool-policy.js';
 import { registerTools, type ToolHandler } from './mcp/tool-registry.js';
 import { WORKFLOW_TOOL_NAME, translateAndSummarizeTool } from './mcp/workflow-tool.js';
 import { SERVER_NAME, SERVER_VERSION } from './version.js';
@@ -25,15 +27,20 @@ export interface ServerDeps {
   log(line: string): void;
 }
 
-const INSTRUCTIONS = `Tools for eleven platform services (streaming, translation, data flow, maps, API gateway, data catalog, big-data apps, recommendation, text generation, search, key management) behind one API gateway.
-Arguments are checked before anything is sent; a failed call returns isError with the field and rule, or the upstream's code and message.
-recommendation_delete_service and kms_migrate_key destroy things: confirm with the user first.`;
+/** How one server differs from the process's defaults: an HTTP client's narrowing, and whether it may ask for forms. */
+export interface ServerOptions {
+  narrowing?: Narrowing;
+  /** Stateless HTTP: a request to the client could never be answered, so no forms are asked for. */
+  stateless?: boolean;
+}
 
-const SANDBOX_NOTE = `
-SANDBOX MODE: every service is the embedded simulator with demo data, not the real platform. Results are simulated.`;
+export type ServerFactory = (options?: ServerOptions) => McpServer;
 
-/** Everything a server needs that does not change between sessions, computed once. */
-export function createServerFactory(config: Config, deps: ServerDeps): () => McpServer {
+/**
+ * Everything a server needs that does not change between sessions, computed once. Throws ConfigError when the
+ * operator's filters leave no tool at all.
+ */
+export function createServerFactory(config: Config, deps: ServerDeps): ServerFactory {
   const definition = (name: string) => {
     const found = TOOL_DEFINITIONS[name];
     if (!found) throw new Error(`no tool definition named ${name}: run \`npm run docs\``);
@@ -55,15 +62,36 @@ export function createServerFactory(config: Config, deps: ServerDeps): () => Mcp
     ...CATALOGUE.map((op) => catalogueTool(op, definition(op.name), executorDeps, frame)),
     translateAndSummarizeTool(definition(WORKFLOW_TOOL_NAME), executorDeps, frame),
   ];
-  const instructions = INSTRUCTIONS + (config.sandbox ? SANDBOX_NOTE : '');
+  const { readOnly, tools, services, confirmDestructive } = config.safety;
+  const processPolicy: ToolPolicy = {
+    readOnly,
+    ...(tools ? { tools: new Set(tools) } : {}),
+    ...(services ? { services: new Set(services) } : {}),
+  };
+  if (!handlers.some((h) => isEnabled(processPolicy, h.facts))) {
+    throw new ConfigError('the read-only mode, --tools and --services leave no tool enabled');
+  }
   const jsonSchemaValidator = sharedLazyValidator();
+  const instructionsFor = (policy: ToolPolicy) =>
+    serverInstructions({
+      tools: handlers.filter((h) => isEnabled(policy, h.facts)).map((h) => ({ ...h.facts, destructive: h.definition.annotations?.destructiveHint === true })),
+      policy,
+      confirmDestructive,
+      sandbox: config.sandbox,
+    });
+  const processInstructions = instructionsFor(processPolicy);
 
-  return () => {
+  return ({ narrowing, stateless = false } = {}) => {
+    const policy = narrow(processPolicy, narrowing);
     const server = new McpServer(
       { name: SERVER_NAME, title: 'Platform services', version: SERVER_VERSION },
-      { instructions, capabilities: { logging: {} }, jsonSchemaValidator },
+      {
+        instructions: narrowing ? instructionsFor(policy) : processInstructions,
+        capabilities: { logging: {} },
+        jsonSchemaValidator,
+      },
     );
-    registerTools(server.server, handlers);
+    registerTools(server.server, handlers, { policy, confirmDestructive, elicitation: !stateless });
     registerResources(server);
     registerPrompts(server);
     return server;

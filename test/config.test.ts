@@ -1,7 +1,9 @@
 /** parseCommand: flags + environment -> one validated Config (pure; argv and env are passed in). */
 import { describe, expect, it } from 'vitest';
-import { ConfigError, USAGE, parseCommand, type Config } from '../src/config.js';
+import { ConfigError, parseCommand, usage, type Config } from '../src/config.js';
 import { ENV_VARIABLES, namesOf, type EnvVariable } from '../src/env-variables.js';
+
+const USAGE = usage();
 
 const SERVICES = [
   'streaming',
@@ -175,6 +177,35 @@ describe('region and timeout', () => {
 
   it.each(['abc', '0', '-5', '1.5', '600001', '30s'])('refuses SVC_TIMEOUT_MS=%s', (value) => {
     refused([], { SVC_TIMEOUT_MS: value }, /SVC_TIMEOUT_MS/);
+  });
+});
+
+describe('safety: read-only mode, filters, confirmation', () => {
+  it('defaults: every tool, destructive calls confirmed', () => {
+    expect(config([]).safety).toEqual({ readOnly: false, tools: undefined, services: undefined, confirmDestructive: true });
+  });
+
+  it('flags and variables', () => {
+    expect(config(['--read-only']).safety.readOnly).toBe(true);
+    expect(config([], { SVC_READ_ONLY: 'true' }).safety.readOnly).toBe(true);
+    expect(config([], { SVC_READ_ONLY: 'FALSE' }).safety.readOnly).toBe(false);
+    expect(config(['--no-confirm']).safety.confirmDestructive).toBe(false);
+    expect(config([], { SVC_CONFIRM_DESTRUCTIVE: 'false' }).safety.confirmDestructive).toBe(false);
+    expect(config(['--tools', ' kms_migrate_key , search_list_tokenizer_languages,kms_migrate_key']).safety.tools).toEqual([
+      'kms_migrate_key',
+      'search_list_tokenizer_languages',
+    ]);
+    expect(config([], { SVC_SERVICES: 'kms,search' }).safety.services).toEqual(['kms', 'search']);
+    // The flag wins over its variable.
+    expect(config(['--services', 'maps'], { SVC_SERVICES: 'kms' }).safety.services).toEqual(['maps']);
+  });
+
+  it('refuses an unknown tool or service in one line that lists the valid names', () => {
+    refused(['--tools', 'kms_migrate_key,kms_delete_key'], {}, /^unknown tool in --tools: kms_delete_key; valid: streaming_list_config_groups, .*translate_and_summarize$/);
+    refused([], { SVC_TOOLS: 'nope' }, /^unknown tool in SVC_TOOLS: nope; valid: /);
+    refused(['--services', 'kms,KMS'], {}, /^unknown service in --services: KMS; valid: streaming, translation, .*, kms$/);
+    refused([], { SVC_SERVICES: ',' }, /^SVC_SERVICES names no service; valid: streaming, /);
+    refused([], { SVC_READ_ONLY: 'yes please' }, /SVC_READ_ONLY must be true or false/);
   });
 });
 

@@ -34,7 +34,9 @@ describe('the table', () => {
     expect(envDefault('SVC_MCP_SESSION_IDLE_MS')).toBe('1800000');
     expect(envDefault('SVC_MCP_MAX_BODY_BYTES')).toBe('4194304');
     expect(envDefault('SVC_MCP_SHUTDOWN_GRACE_MS')).toBe('10000');
-    expect(rows.filter((v) => v.default !== undefined)).toHaveLength(6);
+    expect(envDefault('SVC_READ_ONLY')).toBe('false');
+    expect(envDefault('SVC_CONFIRM_DESTRUCTIVE')).toBe('true');
+    expect(rows.filter((v) => v.default !== undefined)).toHaveLength(8);
   });
 
   it('names no variable twice, counting the names a pattern stands for and the aliases', () => {

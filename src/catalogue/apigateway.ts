@@ -15,12 +15,12 @@ export const createMethodResponse = defineOperation({
   auth: 'gateway-signature',
   input: () =>
     z.strictObject({
-      productId: pathSegment('Product ID'),
-      apiId: pathSegment('API ID'),
-      resourceId: pathSegment('Resource ID'),
+      productId: pathSegment(),
+      apiId: pathSegment(),
+      resourceId: pathSegment(),
       methodName: z.enum(HTTP_METHOD_NAMES),
-      statusCode: z.int().min(100).max(599).describe('Response status code'),
-      responseDescription: z.string().max(2000).optional().describe('Response description'),
+      statusCode: z.int().min(100).max(599),
+      responseDescription: z.string().max(2000).optional(),
     }),
   output: () =>
     z.looseObject({
@@ -51,9 +51,9 @@ export const listProducts = defineOperation({
       offset: long(0).optional().describe('First item; string above 2^53-1'),
       limit: long(1).optional().describe('Max items; string above 2^53-1'),
       productName: z.string().max(100).optional().describe('Name filter'),
-      isPublished: z.boolean().optional().describe('Published or not'),
+      isPublished: z.boolean().optional(),
       subscriptionCode: z.enum(['PUBLIC', 'PROTECTED']).optional().describe('PROTECTED needs publisher approval'),
-      hasDeployedStage: z.boolean().optional().describe('Has a deployed stage'),
+      hasDeployedStage: z.boolean().optional(),
       hasStageNotAssociatedWithUsagePlanId: z.string().min(1).optional().describe('Usage plan ID to exclude'),
     }),
   output: () =>

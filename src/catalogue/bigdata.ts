@@ -24,8 +24,7 @@ export const checkAppName = defineOperation({
         .regex(
           /^[a-z0-9](?:-?[a-z0-9])*$/,
           "must be lower-case letters, digits and single '-', starting and ending with a letter or digit",
-        )
-        .describe('App name'),
+        ),
     }),
   output: () =>
     z.looseObject({

@@ -12,8 +12,8 @@ export const runScanner = defineOperation({
   auth: 'gateway-signature',
   input: () =>
     z.strictObject({
-      catalogId: z.int().min(0).describe('Catalog ID'),
-      scannerId: z.int().min(0).describe('Scanner ID'),
+      catalogId: z.int().min(0),
+      scannerId: z.int().min(0),
     }),
   output: () =>
     z.looseObject({

@@ -5,7 +5,7 @@ import { defineOperation } from './types.js';
 export const updateJobExecutionOptions = defineOperation({
   id: 'E4',
   name: 'dataflow_update_job_execution_options',
-  title: 'Update data-flow job execution options',
+  title: 'Update job execution options',
   description: "Replaces a data-flow job's execution options.",
   service: 'dataflow',
   method: 'PUT',
@@ -13,14 +13,14 @@ export const updateJobExecutionOptions = defineOperation({
   auth: 'gateway-signature',
   input: () =>
     z.strictObject({
-      jobId: pathSegment('Job ID'),
+      jobId: pathSegment(),
       jobCondition: z
         .strictObject({
-          numWorker: z.int().min(2).max(10).optional().describe('Workers'),
+          numWorker: z.int().min(2).max(10).optional(),
           timeout: z.int().min(1).max(1440).optional().describe('Minutes'),
           nrn: z.string().min(1).describe('Resource id of the job'),
-          scriptPath: z.string().min(1).describe('Script storage path'),
-          logPath: z.string().min(1).describe('Log storage path'),
+          scriptPath: z.string().min(1),
+          logPath: z.string().min(1),
         })
         .describe('Execution options'),
     }),

@@ -1,11 +1,17 @@
 import * as z from 'zod';
 
-/** Path parameters are percent-encoded when sent; `.`, `..` and empty values never reach the wire. */
-export const pathSegment = (description: string) =>
-  z
+/**
+ * Path parameters are percent-encoded when sent; `.`, `..` and empty values never reach the wire (a path parameter
+ * must not reach another endpoint). The JSON Schema shows minLength 1; the dot rule is checked in code, since no
+ * real id is a dot and the schema is read by the model on every turn.
+ */
+export const pathSegment = (description?: string) => {
+  const segment = z
     .string()
-    .regex(/^(?!\.\.?$)./, 'must not be empty, "." or ".."')
-    .describe(description);
+    .min(1)
+    .refine((value) => value !== '.' && value !== '..', 'must not be "." or ".."');
+  return description ? segment.describe(description) : segment;
+};
 
 /** E1/E2: the streaming service lives in three Regions, each with its own path segment. */
 export const STREAMING_REGIONS = { KR: 'v1', SGN: 'sgn-v1', JPN: 'jpn-v1' } as const;

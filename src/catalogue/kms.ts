@@ -16,7 +16,7 @@ export const migrateKey = defineOperation({
   envelope: 'code-success',
   input: () =>
     z.strictObject({
-      keyTag: pathSegment('Key tag'),
+      keyTag: pathSegment(),
       targetRegion: z.enum(['KR', 'JPN']),
     }),
   output: () =>
@@ -24,5 +24,10 @@ export const migrateKey = defineOperation({
       code: z.string().optional(),
       data: z.looseObject({ keyTag: z.string().optional(), targetRegion: z.string().optional() }).optional(),
     }),
+  confirmation: {
+    argument: 'keyTag',
+    consequence: ({ keyTag, targetRegion }) =>
+      `The global key "${keyTag}" will be converted into an isolation key usable only in the ${targetRegion} Region, and the global key will be deleted.`,
+  },
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true },
 });

@@ -12,7 +12,7 @@ const ORDER = `(?:${ORDER_TYPES.join('|')})`;
 export const reverseGeocode = defineOperation({
   id: 'E5',
   name: 'maps_reverse_geocode',
-  title: 'Reverse geocode coordinates (Korea)',
+  title: 'Reverse geocode (Korea)',
   description: 'Converts a coordinate in Korea to dong codes and land-lot/road addresses (status 3: none, e.g. at sea).',
   service: 'maps',
   method: 'GET',

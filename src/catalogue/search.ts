@@ -22,7 +22,7 @@ const schemaDocument = () =>
     indexes: z
       .array(z.looseObject({}))
       .describe(
-        '[{name, documentTermWeight, buildInfos: [{name, sections: [section names], sectionTermWeight, indexProcessors: [{type, method, option}]}]}]; keep existing ones unchanged',
+        '[{name, documentTermWeight, buildInfos: [{name, sections: [section names], sectionTermWeight, indexProcessors: [{type, method, option}]}]}]',
       ),
   });
 

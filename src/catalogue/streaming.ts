@@ -28,8 +28,8 @@ export const listConfigGroups = defineOperation({
     z.strictObject({
       region: streamingRegion(),
       kafkaVersionCode: z.int().describe('Stream version code, e.g. 3050100'),
-      pageNo: z.int().min(1).default(1).describe('Page number'),
-      pageSize: z.int().min(1).default(10).describe('Page size'),
+      pageNo: z.int().min(1).default(1),
+      pageSize: z.int().min(1).default(10),
     }),
   output: () =>
     envelope({

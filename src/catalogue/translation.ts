@@ -18,7 +18,7 @@ export const translateText = defineOperation({
       .strictObject({
         source: z.enum(SOURCE_CODES).describe('Source language, or auto to detect'),
         target: z.enum(LANGUAGE_CODES),
-        text: z.string().min(1).describe('Text to translate'),
+        text: z.string().min(1),
         glossaryKey: z.string().min(1).optional().describe('Glossary ID'),
         replaceInfo: z.string().min(1).optional().describe('Substitution index'),
         honorific: z.boolean().optional().meta({ description: 'Polite forms', default: false }),

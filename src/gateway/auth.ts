@@ -14,6 +14,13 @@ export const HEADER = {
   studioRequestId: `x-${VENDOR}-studio-request-id`,
 } as const;
 
+/**
+ * Headers whose values are credentials, per request or static: a signature covers method, path and time but not
+ * the body, so a transcript holding one could be replayed with another body within the gateway's window. Their
+ * values never appear in a result, an error, a log line or a dry run.
+ */
+export const CREDENTIAL_HEADERS: ReadonlySet<string> = new Set([HEADER.signature, HEADER.apiKey, HEADER.studioApiKey]);
+
 /** Upper-case spellings used by E3 (application key pair) and E12 (text-generation keys), as the spec writes them. */
 const UPPER_HEADER = {
   apiKeyId: HEADER.apiKeyId.toUpperCase(),

@@ -8,7 +8,9 @@ export type FailureCode =
   | 'connection_failed'
   | 'malformed_response'
   | 'unexpected_response'
-  | 'cancelled';
+  | 'cancelled'
+  | 'not_enabled'
+  | 'not_confirmed';
 
 /**
  * Whether a request reached the upstream: `no` when it provably never left (the connection was never made),

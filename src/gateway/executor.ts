@@ -74,16 +74,34 @@ export function signRequest(call: PreparedCall<AnyOperation>, deps: Pick<Executo
  * repeat and one deadline over all attempts. Resolves with the typed answer and what happened on the wire; throws
  * a ToolFailure that carries the same `meta`.
  */
-export async function execute<Op extends AnyOperation>(
+export function execute<Op extends AnyOperation>(
   op: Op,
   rawArgs: unknown,
   deps: ExecutorDeps,
   options: CallOptions = {},
 ): Promise<Executed<Op>> {
+  return run(op, () => prepare(op, rawArgs, deps), deps, options);
+}
+
+/** The same for a call already prepared (validated and built), e.g. one the user has just confirmed. */
+export function executePrepared<Op extends AnyOperation>(
+  call: PreparedCall<Op>,
+  deps: ExecutorDeps,
+  options: CallOptions = {},
+): Promise<Executed<Op>> {
+  return run(call.op, () => call, deps, options);
+}
+
+async function run<Op extends AnyOperation>(
+  op: Op,
+  prepared: () => PreparedCall<Op>,
+  deps: ExecutorDeps,
+  options: CallOptions,
+): Promise<Executed<Op>> {
   const started = deps.now();
   const meta: CallMeta = { attempts: 0, delivery: 'no', durationMs: 0 };
   try {
-    const call = prepare(op, rawArgs, deps);
+    const call = prepared();
     const deadline = options.deadline ?? started + deps.config.timeoutMs;
     for (;;) {
       if (options.signal?.aborted) throw new ToolFailure('cancelled', 'the call was cancelled by the client', { delivery: 'no' });

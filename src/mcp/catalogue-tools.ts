@@ -1,32 +1,56 @@
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { AnyOperation } from '../catalogue/types.js';
-import { execute, type ExecutorDeps } from '../gateway/executor.js';
+import { executePrepared, prepare, signRequest, type ExecutorDeps } from '../gateway/executor.js';
+import { confirmDestructiveCall } from './confirmation.js';
+import { dryRunOutput, dryRunResult } from './dry-run.js';
 import { toJsonSchema } from './json-schema.js';
+import { acceptsDryRun, safetyProperties, takeSafetyArgs } from './safety-args.js';
 import { jsonResult, runToolCall, textResult, type CallFrame } from './tool-call.js';
 import type { ToolHandler } from './tool-registry.js';
 
 /**
- * The MCP definition of an operation. Pure. An operation that may answer text (E5's XML) publishes no output
- * schema: MCP requires structured content wherever one is declared, and a text answer has none.
+ * The MCP definition of an operation. Pure. The spec's arguments, plus `dryRun` and `confirm` where they apply.
+ * An operation that may answer text (E5's XML) publishes no output schema: MCP requires structured content wherever
+ * one is declared, and a text answer has none. A tool that takes `dryRun` may answer with the request instead of
+ * the upstream's answer, so its output schema lists `dryRun` and requires nothing.
  */
 export function toolDefinition(op: AnyOperation): Tool {
+  const input = toJsonSchema(op.input, 'input');
+  input.properties = { ...(input.properties as object), ...safetyProperties(op) };
   return {
     name: op.name,
     title: op.title,
     description: op.description,
-    inputSchema: toJsonSchema(op.input, 'input') as Tool['inputSchema'],
-    ...(op.mayAnswerText ? {} : { outputSchema: toJsonSchema(op.output, 'output') as Tool['outputSchema'] }),
+    inputSchema: input as Tool['inputSchema'],
+    ...(op.mayAnswerText ? {} : { outputSchema: outputSchema(op) }),
     annotations: { ...op.annotations },
   };
 }
 
-/** Catalogue entry -> tool handler: every operation runs through the one executor. */
+function outputSchema(op: AnyOperation): Tool['outputSchema'] {
+  const output = toJsonSchema(op.output, 'output');
+  if (acceptsDryRun(op)) {
+    output.properties = { ...(output.properties as object), dryRun: toJsonSchema(dryRunOutput(), 'output') };
+    delete output.required;
+  }
+  return output as Tool['outputSchema'];
+}
+
+/**
+ * Catalogue entry -> tool handler: every operation runs through the one executor. A dry run stops after signing;
+ * a destructive call waits for the user's confirmation; nothing is sent before either.
+ */
 export function catalogueTool(op: AnyOperation, definition: Tool, deps: ExecutorDeps, frame: CallFrame): ToolHandler {
   return {
     definition,
-    call: (args, extra) =>
+    facts: { name: op.name, readOnly: op.annotations.readOnlyHint, services: [op.service] },
+    call: (args, extra, session) =>
       runToolCall(frame, op.name, async () => {
-        const { answer, meta } = await execute(op, args, deps, { signal: extra.signal });
+        const { safety, rest } = takeSafetyArgs(op, args);
+        const call = prepare(op, rest, deps);
+        if (safety.dryRun) return { result: dryRunResult(signRequest(call, deps), frame.secrets) };
+        if (session.confirmDestructive) await confirmDestructiveCall(op, call.args, safety.confirm, session.channel);
+        const { answer, meta } = await executePrepared(call, deps, { signal: extra.signal });
         const result = answer.kind === 'text' ? textResult(answer.value, frame.secrets) : jsonResult(answer.value, frame.secrets);
         return { result, meta };
       }),

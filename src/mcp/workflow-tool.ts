@@ -72,6 +72,7 @@ export const workflowDefinition = (): Tool => ({
 export function translateAndSummarizeTool(definition: Tool, deps: ExecutorDeps, frame: CallFrame): ToolHandler {
   return {
     definition,
+    facts: { name: WORKFLOW_TOOL_NAME, readOnly: true, services: [translateText.service, createCompletion.service] },
     async call(rawArgs, extra) {
       let step = 'check arguments';
       const failedAt = (f: ToolFailure) => `${WORKFLOW_TOOL_NAME} failed at step "${step}" [${f.code}]: ${f.message}`;

@@ -3,10 +3,13 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import type { HttpOptions } from '../config.js';
+import type { ServerFactory } from '../server.js';
 import { isJsonContentType, readJsonBody } from './http-body.js';
+import { narrowingFrom } from './http-narrowing.js';
 import { sendRpcError, sessionIdOf } from './http-reply.js';
 import { summariseRpc, type RequestNotes } from './http-request-log.js';
 import type { SessionStore } from './http-sessions.js';
+import type { Narrowing } from '../mcp/tool-policy.js';
 
 /**
  * The MCP endpoint (`/mcp`) once a request has passed the security checks: reads and parses the body
@@ -21,7 +24,7 @@ export interface McpSession {
 
 export type EndpointHandler = (req: IncomingMessage, res: ServerResponse, notes: RequestNotes) => Promise<void>;
 
-export function mcpEndpoint(create: () => McpServer, options: HttpOptions, sessions: SessionStore<McpSession>): EndpointHandler {
+export function mcpEndpoint(create: ServerFactory, options: HttpOptions, sessions: SessionStore<McpSession>): EndpointHandler {
   return async (req, res, notes) => {
     switch (req.method) {
       case 'POST':
@@ -63,25 +66,31 @@ export function mcpEndpoint(create: () => McpServer, options: HttpOptions, sessi
     if (summary.rpc) notes.rpc = summary.rpc;
     if (summary.tool) notes.tool = summary.tool;
 
-    if (options.stateless) return statelessPost(req, res, body.value);
-    if (sessionIdOf(req) !== undefined) return sessionRequest(req, res, notes, body.value);
+    if (sessionIdOf(req) !== undefined && !options.stateless) return sessionRequest(req, res, notes, body.value);
+    // A client narrows its tools on each request (stateless) or when its session starts.
+    const narrowed = narrowingFrom(req.headers);
+    if (!narrowed.ok) {
+      notes.refused = 'narrowing';
+      return sendRpcError(res, 400, -32602, `Bad Request: ${narrowed.message}`);
+    }
+    if (options.stateless) return statelessPost(req, res, body.value, narrowed.narrowing);
     if (!summary.initialize) {
       notes.refused = 'no_session';
       return sendRpcError(res, 400, -32000, 'Bad Request: Mcp-Session-Id header is required (initialize first)');
     }
-    return initialize(req, res, notes, body.value);
+    return initialize(req, res, notes, body.value, narrowed.narrowing);
   }
 
   /** Stateless: a fresh server and transport per request, closed when the response is done. */
-  async function statelessPost(req: IncomingMessage, res: ServerResponse, body: unknown): Promise<void> {
-    const server = create();
+  async function statelessPost(req: IncomingMessage, res: ServerResponse, body: unknown, narrowing?: Narrowing): Promise<void> {
+    const server = create({ narrowing, stateless: true });
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined });
     res.once('close', () => void server.close().catch(() => {}));
     await server.connect(transport);
     await transport.handleRequest(req, res, body);
   }
 
-  async function initialize(req: IncomingMessage, res: ServerResponse, notes: RequestNotes, body: unknown): Promise<void> {
+  async function initialize(req: IncomingMessage, res: ServerResponse, notes: RequestNotes, body: unknown, narrowing?: Narrowing): Promise<void> {
     if (!sessions.reserve()) {
       notes.refused = 'session_limit';
       return sendRpcError(
@@ -101,7 +110,7 @@ export function mcpEndpoint(create: () => McpServer, options: HttpOptions, sessi
     };
     let session: McpSession | undefined;
     try {
-      session = newSession((id, opened) => {
+      session = newSession(narrowing, (id, opened) => {
         unreserve();
         sessions.add(id, opened);
       });
@@ -115,8 +124,8 @@ export function mcpEndpoint(create: () => McpServer, options: HttpOptions, sessi
     }
   }
 
-  function newSession(onInitialized: (id: string, session: McpSession) => void): McpSession {
-    const server = create();
+  function newSession(narrowing: Narrowing | undefined, onInitialized: (id: string, session: McpSession) => void): McpSession {
+    const server = create({ narrowing });
     const transport = new StreamableHTTPServerTransport({
       sessionIdGenerator: randomUUID,
       onsessioninitialized: (id) => onInitialized(id, session),

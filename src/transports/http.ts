@@ -1,7 +1,7 @@
 import { createServer as createHttpServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { Config } from '../config.js';
+import type { ServerFactory } from '../server.js';
 import { mcpEndpoint, type McpSession } from './http-endpoint.js';
 import { pathOf, sendRpcError } from './http-reply.js';
 import { formatRequestLog, type RequestLogEntry, type RequestNotes } from './http-request-log.js';
@@ -43,7 +43,7 @@ const HEALTH_PATH = '/healthz';
  * Serves MCP over Streamable HTTP until SIGINT/SIGTERM, then shuts down gracefully and resolves, so that
  * the CLI can release the sandbox and the connection pool and exit 0.
  */
-export async function serveHttp(create: () => McpServer, config: Config, runtime: HttpRuntime): Promise<void> {
+export async function serveHttp(create: ServerFactory, config: Config, runtime: HttpRuntime): Promise<void> {
   const handle = await startHttpServer(create, config, runtime);
   const mode = config.http.stateless ? 'stateless' : 'sessions';
   const auth = config.http.authToken ? 'bearer token required' : 'no token';
@@ -60,7 +60,7 @@ export async function serveHttp(create: () => McpServer, config: Config, runtime
  * for configured origins, the bearer token, and the MCP endpoint at `/mcp`. One log line per request.
  * In-process tests use this directly.
  */
-export async function startHttpServer(create: () => McpServer, config: Config, runtime: HttpRuntime): Promise<HttpServerHandle> {
+export async function startHttpServer(create: ServerFactory, config: Config, runtime: HttpRuntime): Promise<HttpServerHandle> {
   const options = config.http;
   const now = runtime.now ?? Date.now;
   const graceMs = runtime.graceMs ?? options.shutdownGraceMs;

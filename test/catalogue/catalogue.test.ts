@@ -50,7 +50,10 @@ const DESIGN_TOOLS: Record<string, string> = {
   E15: 'kms_migrate_key',
 };
 
-/** Every argument of every tool (spec field names; camelCase path parameters; region for E1/E2), and the required ones. */
+/**
+ * Every argument of every tool (spec field names; camelCase path parameters; region for E1/E2; this server's
+ * dryRun on every tool that changes something and confirm on the destructive ones), and the required ones.
+ */
 const FIELDS: Record<string, { all: string[]; required: string[] }> = {
   streaming_list_config_groups: { all: ['region', 'kafkaVersionCode', 'pageNo', 'pageSize'], required: ['kafkaVersionCode'] },
   streaming_list_server_images: { all: ['region', 'generationCode'], required: [] },
@@ -58,30 +61,40 @@ const FIELDS: Record<string, { all: string[]; required: string[] }> = {
     all: ['source', 'target', 'text', 'glossaryKey', 'replaceInfo', 'honorific'],
     required: ['source', 'target', 'text'],
   },
-  dataflow_update_job_execution_options: { all: ['jobId', 'jobCondition'], required: ['jobId', 'jobCondition'] },
+  dataflow_update_job_execution_options: { all: ['jobId', 'jobCondition', 'dryRun'], required: ['jobId', 'jobCondition'] },
   maps_reverse_geocode: { all: ['coords', 'sourcecrs', 'targetcrs', 'orders', 'output', 'callback'], required: ['coords'] },
   apigateway_create_method_response: {
-    all: ['productId', 'apiId', 'resourceId', 'methodName', 'statusCode', 'responseDescription'],
+    all: ['productId', 'apiId', 'resourceId', 'methodName', 'statusCode', 'responseDescription', 'dryRun'],
     required: ['productId', 'apiId', 'resourceId', 'methodName', 'statusCode'],
   },
   apigateway_list_products: {
     all: ['offset', 'limit', 'productName', 'isPublished', 'subscriptionCode', 'hasDeployedStage', 'hasStageNotAssociatedWithUsagePlanId'],
     required: [],
   },
-  datacatalog_run_scanner: { all: ['catalogId', 'scannerId'], required: ['catalogId', 'scannerId'] },
+  datacatalog_run_scanner: { all: ['catalogId', 'scannerId', 'dryRun'], required: ['catalogId', 'scannerId'] },
   bigdata_check_app_name: { all: ['accountId', 'name'], required: ['accountId', 'name'] },
   recommendation_get_default_schema: { all: ['datasetType'], required: ['datasetType'] },
-  recommendation_delete_service: { all: ['serviceId'], required: ['serviceId'] },
+  recommendation_delete_service: { all: ['serviceId', 'dryRun', 'confirm'], required: ['serviceId'] },
   textgen_create_completion: {
     all: ['model', 'text', 'includeAiFilters', 'includeTokens', 'maxTokens', 'repeatPenalty', 'restart', 'start', 'stopBefore', 'temperature', 'topK', 'topP'],
     // model has one value (LK-D2) and defaults to it.
     required: ['text'],
   },
-  search_update_schema: { all: ['name', 'document'], required: ['name', 'document'] },
+  search_update_schema: { all: ['name', 'document', 'dryRun'], required: ['name', 'document'] },
   search_list_tokenizer_languages: { all: [], required: [] },
-  kms_migrate_key: { all: ['keyTag', 'targetRegion'], required: ['keyTag', 'targetRegion'] },
+  kms_migrate_key: { all: ['keyTag', 'targetRegion', 'dryRun', 'confirm'], required: ['keyTag', 'targetRegion'] },
   translate_and_summarize: { all: ['text', 'target', 'source', 'length', 'honorific', 'glossaryKey'], required: ['text', 'target'] },
 };
+
+/**
+ * Arguments whose name is their whole description: a description would repeat the schema (issue 6: "no repetition
+ * between description and schema"), and every byte of a tool list is read by the model on every turn.
+ */
+const SELF_EXPLANATORY = new Set([
+  'productId', 'apiId', 'resourceId', 'jobId', 'serviceId', 'keyTag', 'catalogId', 'scannerId', 'statusCode',
+  'responseDescription', 'pageNo', 'pageSize', 'isPublished', 'hasDeployedStage', 'text', 'name', 'includeTokens',
+  'includeAiFilters', 'repeatPenalty', 'topK', 'jobCondition.numWorker', 'jobCondition.scriptPath', 'jobCondition.logPath',
+]);
 
 describe('tool schema snapshots', () => {
   it.each(definitions.map((d) => [d.def.name, d.def] as const))('%s', async (name, def) => {
@@ -137,18 +150,21 @@ describe('catalogue invariants', () => {
     expect([...(schema.required ?? [])].sort()).toEqual([...fields.required].sort());
   });
 
-  it.each(definitions.map((d) => [d.def.name, d.def] as const))('%s: every argument is described (or a self-explanatory enum)', (name, def) => {
-    const undocumented: string[] = [];
-    const walk = (node: Schema, path: string) => {
-      for (const [key, child] of Object.entries(node.properties ?? {})) {
-        const here = path ? `${path}.${key}` : key;
-        if (!child.description?.trim() && !child.enum && child.const === undefined) undocumented.push(here);
-        if (child.type === 'object') walk(child, here);
-      }
-    };
-    walk(def.inputSchema as Schema, '');
-    expect(undocumented, `${name}: arguments without a description`).toEqual([]);
-  });
+  it.each(definitions.map((d) => [d.def.name, d.def] as const))(
+    '%s: every argument is described, unless an enum or its name says everything',
+    (name, def) => {
+      const undocumented: string[] = [];
+      const walk = (node: Schema, path: string) => {
+        for (const [key, child] of Object.entries(node.properties ?? {})) {
+          const here = path ? `${path}.${key}` : key;
+          if (!child.description?.trim() && !child.enum && child.const === undefined && !SELF_EXPLANATORY.has(here)) undocumented.push(here);
+          if (child.type === 'object') walk(child, here);
+        }
+      };
+      walk(def.inputSchema as Schema, '');
+      expect(undocumented, `${name}: arguments without a description`).toEqual([]);
+    },
+  );
 
   it('read-only tools: E1, E2, E5, E7, E10, E14', () => {
     for (const id of ['E1', 'E2', 'E5', 'E7', 'E10', 'E14']) {
@@ -176,6 +192,14 @@ describe('catalogue invariants', () => {
 
   it('every tool talks to an outside service: openWorldHint true', () => {
     for (const { def } of definitions) expect(def.annotations!.openWorldHint, def.name).toBe(true);
+  });
+
+  it('dryRun on exactly the tools that are not read-only; confirm on exactly the destructive ones', () => {
+    for (const { def } of definitions) {
+      const properties = Object.keys((def.inputSchema as Schema).properties ?? {});
+      expect(properties.includes('dryRun'), def.name).toBe(def.annotations!.readOnlyHint === false);
+      expect(properties.includes('confirm'), def.name).toBe(def.annotations!.destructiveHint === true);
+    }
   });
 
   it('E11 and E15 warn in their descriptions', () => {

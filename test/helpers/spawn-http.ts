@@ -4,6 +4,7 @@ import { request } from 'node:http';
 import { WebSocket, type MessageEvent } from 'undici';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { ElicitRequestSchema, type ElicitRequest, type ElicitResult } from '@modelcontextprotocol/sdk/types.js';
 import { CLI_PATH } from './spawn-server.js';
 
 export interface HttpServerProcess {
@@ -76,10 +77,18 @@ export function runCli(args: string[], env: Record<string, string> = {}): Promis
   });
 }
 
-/** An SDK Client connected over Streamable HTTP. */
-export async function connectClient(url: string, headers: Record<string, string> = {}): Promise<{ client: Client; transport: StreamableHTTPClientTransport }> {
+/** An SDK Client connected over Streamable HTTP; with `elicit`, it shows forms and answers them so. */
+export async function connectClient(
+  url: string,
+  headers: Record<string, string> = {},
+  elicit?: (request: ElicitRequest) => ElicitResult,
+): Promise<{ client: Client; transport: StreamableHTTPClientTransport }> {
   const transport = new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers } });
-  const client = new Client({ name: 'svc-platform-mcp-http-tests', version: '0.0.0' });
+  const client = new Client(
+    { name: 'svc-platform-mcp-http-tests', version: '0.0.0' },
+    elicit ? { capabilities: { elicitation: { form: {} } } } : undefined,
+  );
+  if (elicit) client.setRequestHandler(ElicitRequestSchema, (request) => elicit(request));
   await client.connect(transport);
   return { client, transport };
 }

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
+import { ElicitRequestSchema, type CallToolResult, type ElicitRequest, type ElicitResult, type Tool } from '@modelcontextprotocol/sdk/types.js';
 
 /** The built server (`npm run build`); the e2e tests drive exactly what `bin` runs. */
 export const CLI_PATH = process.env.SVC_MCP_TEST_CLI ?? fileURLToPath(new URL('../../dist/cli.js', import.meta.url));
@@ -44,7 +44,11 @@ export interface SpawnedServer {
  * safe variables such as HOME) and connects the SDK's Client over stdio. stderr is captured so tests can assert
  * what the server logs.
  */
-export async function spawnServer(env: Record<string, string>, args: string[] = []): Promise<SpawnedServer> {
+export async function spawnServer(
+  env: Record<string, string>,
+  args: string[] = [],
+  elicit?: (request: ElicitRequest) => ElicitResult,
+): Promise<SpawnedServer> {
   if (!existsSync(CLI_PATH)) throw new Error(`${CLI_PATH} does not exist: run \`npm run build\` first`);
   warnIfStale();
   const transport = new StdioClientTransport({
@@ -57,7 +61,8 @@ export async function spawnServer(env: Record<string, string>, args: string[] = 
   transport.stderr?.on('data', (chunk: Buffer) => {
     stderr += chunk.toString('utf8');
   });
-  const client = new Client({ name: 'svc-platform-mcp-tests', version: '0.0.0' });
+  const client = new Client({ name: 'svc-platform-mcp-tests', version: '0.0.0' }, elicit ? { capabilities: { elicitation: { form: {} } } } : undefined);
+  if (elicit) client.setRequestHandler(ElicitRequestSchema, (request) => elicit(request));
   await client.connect(transport);
   const { tools } = await client.listTools();
   return {

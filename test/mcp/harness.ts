@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import { ElicitRequestSchema, type ElicitRequest, type ElicitResult } from '@modelcontextprotocol/sdk/types.js';
+import type { Narrowing } from '../../src/mcp/tool-policy.js';
 import { Agent } from 'undici';
 import { upstreamOf } from '../../src/gateway/http.js';
 import { parseCommand } from '../../src/config.js';
@@ -16,10 +18,20 @@ export interface Harness {
   close(): Promise<void>;
 }
 
+export interface ConnectOptions {
+  /** Command-line flags and environment of the server (e.g. ['--read-only']). */
+  argv?: readonly string[];
+  env?: Readonly<Record<string, string>>;
+  /** How one client narrows its tools (as the HTTP headers do). */
+  narrowing?: Narrowing;
+  /** The client shows confirmation forms: each elicitation request is answered by this function. */
+  elicit?: (request: ElicitRequest) => ElicitResult | Promise<ElicitResult>;
+}
+
 /** A server made by createServerFactory on the sandbox, and an SDK Client connected to it in-process. */
-export async function connect(): Promise<Harness> {
+export async function connect(options: ConnectOptions = {}): Promise<Harness> {
   const sandbox = await startSandbox();
-  const command = parseCommand([], {});
+  const command = parseCommand(options.argv ?? [], options.env ?? {});
   if (command.kind !== 'serve') throw new Error('expected a serve command');
   const dispatcher = new Agent();
   const logs: string[] = [];
@@ -30,9 +42,13 @@ export async function connect(): Promise<Harness> {
     random: Math.random,
     log: (line) => logs.push(line),
   });
-  const server = factory();
+  const server = factory({ narrowing: options.narrowing });
   const [clientTransport, serverTransport] = InMemoryTransport.createLinkedPair();
-  const client = new Client({ name: 'mcp-test', version: '0.0.0' });
+  const client = new Client(
+    { name: 'mcp-test', version: '0.0.0' },
+    options.elicit ? { capabilities: { elicitation: { form: {} } } } : undefined,
+  );
+  if (options.elicit) client.setRequestHandler(ElicitRequestSchema, (request) => options.elicit!(request));
   await server.connect(serverTransport);
   await client.connect(clientTransport);
   return {

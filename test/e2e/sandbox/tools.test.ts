@@ -117,8 +117,8 @@ describe('--sandbox with no environment', () => {
   });
 
   it('E11 deletes a service; it is gone afterwards', async () => {
-    await ok('recommendation_delete_service', { serviceId: 'rcs-similar-item' });
-    await fails('recommendation_delete_service', { serviceId: 'rcs-similar-item' }, /gateway error 300 \(not found\)/);
+    await ok('recommendation_delete_service', { serviceId: 'rcs-similar-item', confirm: 'rcs-similar-item' });
+    await fails('recommendation_delete_service', { serviceId: 'rcs-similar-item', confirm: 'rcs-similar-item' }, /gateway error 300 \(not found\)/);
   });
 
   it('E12 generates, honouring maxTokens', async () => {
@@ -154,11 +154,11 @@ describe('--sandbox with no environment', () => {
   });
 
   it('E15 migrates a key; the global key is gone, a same-name key in the Region is refused', async () => {
-    expect(await ok('kms_migrate_key', { keyTag: 'kt-orders-3f9a1c', targetRegion: 'KR' })).toMatchObject({
+    expect(await ok('kms_migrate_key', { keyTag: 'kt-orders-3f9a1c', targetRegion: 'KR', confirm: 'kt-orders-3f9a1c' })).toMatchObject({
       code: 'SUCCESS',
       data: { targetRegion: 'KR' },
     });
-    await fails('kms_migrate_key', { keyTag: 'kt-orders-3f9a1c', targetRegion: 'JPN' }, /HTTP 404/);
-    await fails('kms_migrate_key', { keyTag: 'kt-pii-5c8d0e', targetRegion: 'JPN' }, /HTTP 400/);
+    await fails('kms_migrate_key', { keyTag: 'kt-orders-3f9a1c', targetRegion: 'JPN', confirm: 'kt-orders-3f9a1c' }, /HTTP 404/);
+    await fails('kms_migrate_key', { keyTag: 'kt-pii-5c8d0e', targetRegion: 'JPN', confirm: 'kt-pii-5c8d0e' }, /HTTP 400/);
   });
 });

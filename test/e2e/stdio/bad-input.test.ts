@@ -51,11 +51,11 @@ const VALID: Record<string, Record<string, unknown>> = {
   datacatalog_run_scanner: { catalogId: 1, scannerId: 2 },
   bigdata_check_app_name: { accountId: '7N42dgm5tFLK9N8MT7fHC7', name: 'my-app' },
   recommendation_get_default_schema: { datasetType: 'user' },
-  recommendation_delete_service: { serviceId: 'svc-1' },
+  recommendation_delete_service: { serviceId: 'svc-1', confirm: 'svc-1' },
   textgen_create_completion: { text: 'Once upon a time' },
   search_update_schema: { name: 'shop', document: { primarySectionName: 'body', sections: [], indexes: [] } },
   search_list_tokenizer_languages: {},
-  kms_migrate_key: { keyTag: 'k1', targetRegion: 'KR' },
+  kms_migrate_key: { keyTag: 'k1', targetRegion: 'KR', confirm: 'k1' },
 };
 
 const without = (args: Record<string, unknown>, key: string) => Object.fromEntries(Object.entries(args).filter(([k]) => k !== key));
@@ -206,7 +206,12 @@ const PATH_PARAMETERS: [tool: string, field: string][] = [
   ['kms_migrate_key', 'keyTag'],
 ];
 const PATH_CASES: Case[] = PATH_PARAMETERS.flatMap(([tool, field]) =>
-  ['', '.', '..'].map((value): Case => [tool, withArgs(tool, { [field]: value }), field, /must not be empty, "\." or "\.\."/]),
+  ['', '.', '..'].map((value): Case => [
+    tool,
+    withArgs(tool, { [field]: value }),
+    field,
+    value === '' ? />=1 characters \(minimum 1\)/ : /must not be "\." or "\.\."/,
+  ]),
 );
 
 const UNKNOWN_CASES: Case[] = [
@@ -280,8 +285,8 @@ const ACCEPTED: [tool: string, args: Record<string, unknown>][] = [
   ['translation_translate_text', { source: 'fr', target: 'ko', text: 'bonjour', glossaryKey: 'g1', replaceInfo: 'r1' }],
   ['translation_translate_text', { source: 'es', target: 'en', text: 'hola' }],
   ['maps_reverse_geocode', { coords: '-127,37.5', output: 'json', callback: 'handle_1', orders: 'roadaddr', targetcrs: 'SVC:2048' }],
-  ['recommendation_delete_service', { serviceId: '...' }],
-  ['kms_migrate_key', { keyTag: '.a', targetRegion: 'JPN' }],
+  ['recommendation_delete_service', { serviceId: '...', confirm: '...' }],
+  ['kms_migrate_key', { keyTag: '.a', targetRegion: 'JPN', confirm: '.a' }],
 ];
 
 describe('positive controls', () => {
@@ -341,7 +346,7 @@ describe('a service with no URL or no credentials', () => {
 
   it('the configured service still works', async () => {
     upstream.reply({ body: { code: 'SUCCESS', data: { keyTag: 'k1', targetRegion: 'KR' } } });
-    const result = await partial.call('kms_migrate_key', { keyTag: 'k1', targetRegion: 'KR' });
+    const result = await partial.call('kms_migrate_key', { keyTag: 'k1', targetRegion: 'KR', confirm: 'k1' });
     expect(result.isError, JSON.stringify(result.content)).toBeFalsy();
     expect(upstream.requests.map((r) => `${r.method} ${r.url}`)).toEqual(['POST /kms/v1/keys/k1/migrate']);
   });

@@ -424,7 +424,7 @@ describe('E11 recommendation_delete_service', () => {
   it('DELETEs /api/v1/services/{serviceId} with no body', async () => {
     const { result, req } = await callOnce(
       'recommendation_delete_service',
-      { serviceId: 'svc-42' },
+      { serviceId: 'svc-42', confirm: 'svc-42' },
       { body: { result: 'Service deleted.' } },
     );
     expect(req.method).toBe('DELETE');
@@ -549,7 +549,7 @@ describe('E14 search_list_tokenizer_languages', () => {
 describe('E15 kms_migrate_key', () => {
   it('POSTs targetRegion to /kms/v1/keys/{keyTag}/migrate', async () => {
     const answer = { code: 'SUCCESS', data: { keyTag: '3f2a9c1b7e', targetRegion: 'JPN' } };
-    const { result, req } = await callOnce('kms_migrate_key', { keyTag: '3f2a9c1b7e', targetRegion: 'JPN' }, { body: answer });
+    const { result, req } = await callOnce('kms_migrate_key', { keyTag: '3f2a9c1b7e', targetRegion: 'JPN', confirm: '3f2a9c1b7e' }, { body: answer });
     expect(req.method).toBe('POST');
     expect(req.url).toBe('/kms/v1/keys/3f2a9c1b7e/migrate');
     expect(jsonBody(req)).toEqual({ targetRegion: 'JPN' });
@@ -604,7 +604,7 @@ describe('per-service URL with a path prefix, and SVC_STREAMING_REGION', () => {
 
   it('puts the prefix in front of the path and signs the full path', async () => {
     upstream.reply({ body: { code: 'SUCCESS', data: { keyTag: 'k-1', targetRegion: 'KR' } } });
-    const result = await proxied.call('kms_migrate_key', { keyTag: 'k-1', targetRegion: 'KR' });
+    const result = await proxied.call('kms_migrate_key', { keyTag: 'k-1', targetRegion: 'KR', confirm: 'k-1' });
     expect(result.isError, JSON.stringify(result.content)).toBeFalsy();
     expect(upstream.requests).toHaveLength(1);
     const req = upstream.requests[0]!;
@@ -623,7 +623,7 @@ describe('per-service URL with a path prefix, and SVC_STREAMING_REGION', () => {
   });
 
   it('a service with no URL of its own and no SVC_GATEWAY_URL is not configured, and nothing is sent', async () => {
-    const result = await proxied.call('recommendation_delete_service', { serviceId: 'x' });
+    const result = await proxied.call('recommendation_delete_service', { serviceId: 'x', confirm: 'x' });
     expect(result.isError).toBe(true);
     expect(result.structuredContent).toBeUndefined();
     expect(textOf(result)).toContain('SVC_RECOMMENDATION_URL');

@@ -64,7 +64,7 @@ describe('gateway and HTTP errors', () => {
 
   it('404 with the gateway not-found body', async () => {
     upstream.reply({ status: 404, body: { error: { errorCode: '300', message: 'Not Found', details: 'No such service: svc-9' } } });
-    const text = expectToolError(await server.call('recommendation_delete_service', { serviceId: 'svc-9' }));
+    const text = expectToolError(await server.call('recommendation_delete_service', { serviceId: 'svc-9', confirm: 'svc-9' }));
     expect(text).toContain('404');
     expect(text).toContain('300');
     expect(text).toContain('No such service: svc-9');
@@ -140,7 +140,7 @@ describe('broken answers and connections', () => {
 
   it('HTML on 200 where JSON is expected', async () => {
     upstream.reply({ headers: { 'content-type': 'text/html' }, body: '<html><body>Maintenance</body></html>' });
-    const text = expectToolError(await server.call('kms_migrate_key', { keyTag: 'k1', targetRegion: 'KR' }));
+    const text = expectToolError(await server.call('kms_migrate_key', { keyTag: 'k1', targetRegion: 'KR', confirm: 'k1' }));
     expect(text).toMatch(/not valid JSON/i);
     expect(text).toContain('Maintenance');
     await expectStillServing();
@@ -236,7 +236,7 @@ describe("services' own error codes", () => {
 
   it('key management: code other than SUCCESS', async () => {
     upstream.reply({ body: { code: 'FAIL', message: 'An isolation key with the same name already exists' } });
-    const text = expectToolError(await server.call('kms_migrate_key', { keyTag: 'k1', targetRegion: 'KR' }));
+    const text = expectToolError(await server.call('kms_migrate_key', { keyTag: 'k1', targetRegion: 'KR', confirm: 'k1' }));
     expect(text).toContain('FAIL');
     expect(text).toContain('An isolation key with the same name already exists');
     await expectStillServing();
@@ -275,7 +275,7 @@ describe('secrets', () => {
 
   it('a secret key echoed in error details or in a successful answer is redacted', async () => {
     upstream.reply({ status: 403, body: { error: { errorCode: '210', message: 'Permission Denied', details: `key ${CREDENTIALS.SVC_SECRET_KEY} lacks rights` } } });
-    const text = expectToolError(await server.call('recommendation_delete_service', { serviceId: 's1' }));
+    const text = expectToolError(await server.call('recommendation_delete_service', { serviceId: 's1', confirm: 's1' }));
     expect(text).toContain('Permission Denied');
     expect(text).toContain('lacks rights');
 

@@ -1,0 +1,89 @@
+/**
+ * Safety over Streamable HTTP with the SDK's Client: X-MCP-Read-Only and X-MCP-Tools narrow one client's tools (on
+ * initialize in session mode, on every request statelessly) and never widen the process's; a bad header is refused;
+ * a form confirms a destructive call over a session's stream, while a stateless server asks no forms and needs
+ * `confirm`. A recording upstream counts what arrives.
+ */
+import type { CallToolResult, ElicitResult } from '@modelcontextprotocol/sdk/types.js';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { startRecordingServer, type RecordingServer } from '../../helpers/recording-server.js';
+import { INITIALIZE, connectClient, rawRequest, rpcMessage, spawnHttpServer, type HttpServerProcess } from '../../helpers/spawn-http.js';
+import { fullEnv } from '../../helpers/upstream.js';
+
+let upstream: RecordingServer;
+beforeAll(async () => {
+  upstream = await startRecordingServer();
+});
+afterAll(async () => {
+  await upstream?.close();
+});
+beforeEach(() => upstream.reset());
+
+const MIGRATE = { keyTag: 'kt-1', targetRegion: 'JPN' };
+const MIGRATED = { body: { code: 'SUCCESS', data: { keyTag: 'kt-1', targetRegion: 'JPN' } } };
+const text = (r: CallToolResult) => (r.content[0] as { text: string }).text;
+
+for (const mode of ['sessions', 'stateless'] as const) {
+  describe(`narrowing (${mode})`, () => {
+    let server: HttpServerProcess;
+    beforeAll(async () => {
+      server = await spawnHttpServer(
+        [...(mode === 'stateless' ? ['--stateless'] : []), '--tools', 'search_list_tokenizer_languages,kms_migrate_key,search_update_schema'],
+        fullEnv(upstream.url),
+      );
+    });
+    afterAll(async () => {
+      await server?.stop();
+    });
+
+    it('X-MCP-Read-Only: true leaves only the read-only tools of the process', async () => {
+      const { client } = await connectClient(server.url, { 'X-MCP-Read-Only': 'true' });
+      expect((await client.listTools()).tools.map((t) => t.name)).toEqual(['search_list_tokenizer_languages']);
+      const refused = (await client.callTool({ name: 'kms_migrate_key', arguments: { ...MIGRATE, confirm: 'kt-1' } })) as CallToolResult;
+      expect(text(refused)).toMatch(/\[not_enabled\].*read-only mode/);
+      expect(upstream.requests).toHaveLength(0);
+      await client.close();
+    });
+
+    it('X-MCP-Tools narrows, and cannot widen what the process allows', async () => {
+      const { client } = await connectClient(server.url, { 'X-MCP-Tools': 'kms_migrate_key,recommendation_delete_service' });
+      expect((await client.listTools()).tools.map((t) => t.name)).toEqual(['kms_migrate_key']);
+      const refused = (await client.callTool({ name: 'recommendation_delete_service', arguments: { serviceId: 's', confirm: 's' } })) as CallToolResult;
+      expect(text(refused)).toMatch(/\[not_enabled\]/);
+      expect(upstream.requests).toHaveLength(0);
+      await client.close();
+    });
+
+    it('refuses a header it cannot read, naming the valid tools', async () => {
+      const res = await rawRequest(server.url, { headers: { 'X-MCP-Tools': 'kms_drop_everything' }, body: INITIALIZE });
+      expect(res.status).toBe(400);
+      expect(rpcMessage(res.body).error?.message).toMatch(/X-MCP-Tools names unknown tools \(kms_drop_everything\); valid: /);
+      const bad = await rawRequest(server.url, { headers: { 'X-MCP-Read-Only': 'maybe' }, body: INITIALIZE });
+      expect(bad.status).toBe(400);
+      expect(rpcMessage(bad.body).error?.message).toMatch(/X-MCP-Read-Only must be true or false/);
+    });
+
+    it(mode === 'sessions' ? 'confirms a destructive call with a form over the session' : 'asks no form statelessly: confirm is needed', async () => {
+      let asked = 0;
+      const { client } = await connectClient(server.url, {}, () => {
+        asked += 1;
+        return { action: 'accept', content: { keyTag: 'kt-1' } } satisfies ElicitResult;
+      });
+      upstream.reply(MIGRATED);
+      const result = (await client.callTool({ name: 'kms_migrate_key', arguments: MIGRATE })) as CallToolResult;
+      if (mode === 'sessions') {
+        expect(result.isError, text(result)).toBeFalsy();
+        expect(asked).toBe(1);
+        expect(upstream.requests).toHaveLength(1);
+      } else {
+        expect(text(result)).toMatch(/\[not_confirmed\].*confirm set to the keyTag/);
+        expect(asked).toBe(0);
+        expect(upstream.requests).toHaveLength(0);
+        const confirmed = (await client.callTool({ name: 'kms_migrate_key', arguments: { ...MIGRATE, confirm: 'kt-1' } })) as CallToolResult;
+        expect(confirmed.isError, text(confirmed)).toBeFalsy();
+        expect(upstream.requests).toHaveLength(1);
+      }
+      await client.close();
+    });
+  });
+}
