@@ -68,7 +68,8 @@ export const listServerImages = defineOperation({
   input: () =>
     z.strictObject({
       region: streamingRegion(),
-      generationCode: z.literal('G3').optional().describe('Server generation'),
+      // A one-value enum, not z.literal: Gemini's function-declaration Schema has no `const`.
+      generationCode: z.enum(['G3']).optional().describe('Server generation'),
     }),
   output: () =>
     envelope({

@@ -230,6 +230,10 @@ describe('spec constraints in the JSON Schema', () => {
     expect(prop('streaming_list_server_images', 'region').enum).toEqual(['KR', 'SGN', 'JPN']);
   });
 
+  it('E2 generationCode: G3 only, as a one-value enum (Gemini function declarations have no const)', () => {
+    expect(prop('streaming_list_server_images', 'generationCode')).toEqual({ description: 'Server generation', type: 'string', enum: ['G3'] });
+  });
+
   it('E3 languages', () => {
     const languages = ['ko', 'en', 'ja', 'zh-CN', 'zh-TW', 'vi', 'th', 'id', 'fr', 'es', 'ru', 'de', 'it'];
     expect(prop('translation_translate_text', 'source').enum).toEqual(['auto', ...languages]);
