@@ -24,6 +24,7 @@ let work: string;
 let app: string;
 let env: Record<string, string>;
 let packedFiles: string[];
+let tarball: string;
 
 beforeAll(async () => {
   if (!existsSync(join(repo, 'dist/cli.js'))) throw new Error('dist/cli.js does not exist: run `npm run build` first (npm test does)');
@@ -42,9 +43,10 @@ beforeAll(async () => {
   const packed = await run('npm', ['pack', '--json', '--ignore-scripts', '--pack-destination', work], { cwd: repo, env });
   const [info] = JSON.parse(packed.stdout) as { filename: string; files: { path: string }[] }[];
   packedFiles = info!.files.map((f) => f.path);
+  tarball = join(work, info!.filename);
   // No --ignore-scripts here: a tarball install must not run `prepare` (which needs the sources and esbuild,
   // neither of which is in the tarball), so a successful install is itself the check.
-  await run('npm', ['install', '--offline', '--no-audit', '--no-fund', join(work, info!.filename)], { cwd: app, env });
+  await run('npm', ['install', '--offline', '--no-audit', '--no-fund', tarball], { cwd: app, env });
 }, 60_000);
 
 afterAll(() => {
@@ -68,6 +70,13 @@ describe('the npm tarball', () => {
     const { stdout } = await run('npx', ['--no', '--offline', 'svc-platform-mcp', '--version'], { cwd: app, env });
     expect(stdout.trim()).toBe(pkg.version);
     expect(manifest.version).toBe(pkg.version);
+  });
+
+  it('runs straight from the tarball with `npx -y --package <tarball> svc-platform-mcp` (the README route)', async () => {
+    // From HOME, not from the install: npx must unpack the tarball itself. A bare tarball path as the command
+    // would be run as a shell script, hence --package.
+    const { stdout } = await run('npx', ['-y', '--offline', '--package', tarball, 'svc-platform-mcp', '--version'], { cwd: env.HOME, env });
+    expect(stdout.trim()).toBe(pkg.version);
   });
 
   it('`npx svc-platform-mcp --sandbox` serves MCP over stdio: tools/list and a tool call', async () => {
