@@ -53,7 +53,8 @@ afterAll(() => {
   if (work) rmSync(work, { recursive: true, force: true });
 });
 
-describe('the npm tarball', () => {
+// Each step is a few seconds alone; npm start-up is what slows down on a loaded machine.
+describe('the npm tarball', { timeout: 60_000 }, () => {
   it('holds the bundle, its legal notices, the manifest and the README; no sources, tests or source maps', () => {
     expect(packedFiles).toEqual(expect.arrayContaining(['dist/cli.js', 'package.json', 'manifest.json', 'README.md']));
     const unexpected = packedFiles.filter((f) => !/^(dist\/.+\.(js|LEGAL\.txt)|package\.json|manifest\.json|README\.md)$/.test(f));
