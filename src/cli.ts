@@ -11,7 +11,8 @@ async function main(): Promise<void> {
   const log = (line: string) => process.stderr.write(`${line}\n`);
   const command = parseCommand(process.argv.slice(2), process.env);
   if (command.kind === 'help') return void process.stderr.write(`${usage()}\n`);
-  if (command.kind === 'version') return void process.stderr.write(`${SERVER_VERSION}\n`);
+  // The one stdout write outside the stdio transport: scripts read `--version` from stdout, and no session is open.
+  if (command.kind === 'version') return void process.stdout.write(`${SERVER_VERSION}\n`);
 
   // Listened for from the start, so that a signal during start-up is not lost (nor kills the process mid-way).
   const shutdown = new AbortController();

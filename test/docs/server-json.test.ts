@@ -1,0 +1,162 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Ajv } from 'ajv';
+import addFormatsModule from 'ajv-formats';
+import { describe, expect, it } from 'vitest';
+import { ConfigError, parseCommand, type Env } from '../../src/config.js';
+import { bearerChecker } from '../../src/transports/http-security.js';
+
+/*
+ * server.json is what the official MCP Registry publishes about us. The registry's own JSON Schema is not in
+ * this repository (nothing fetched from elsewhere is committed): CI finds it beside the clone, in ../shared, or
+ * wherever MCP_REGISTRY_SCHEMA points. Everything else below needs no fetched file and always runs.
+ */
+
+// The server.json schema release we follow; bump it together with `$schema` in server.json and the README.
+const SCHEMA_VERSION = '2025-12-11';
+const SCHEMA_URL = `https://static.modelcontextprotocol.io/schemas/${SCHEMA_VERSION}/server.schema.json`;
+
+const repo = fileURLToPath(new URL('../..', import.meta.url));
+const schemaPath = process.env.MCP_REGISTRY_SCHEMA ?? resolve(repo, '..', 'shared', 'vendor', 'mcp-registry', SCHEMA_VERSION, 'server.schema.json');
+
+interface EnvironmentVariable {
+  name: string;
+  isSecret?: boolean;
+  isRequired?: boolean;
+  default?: string;
+  choices?: string[];
+}
+interface ServerJson {
+  $schema: string;
+  name: string;
+  description: string;
+  version: string;
+  packages: { registryType: string; identifier: string; version: string; transport: { type: string }; environmentVariables: EnvironmentVariable[] }[];
+  remotes?: unknown[];
+}
+
+const server = JSON.parse(readFileSync(resolve(repo, 'server.json'), 'utf8')) as ServerJson;
+const pkg = JSON.parse(readFileSync(resolve(repo, 'package.json'), 'utf8')) as { name: string; version: string; mcpName?: string };
+const [npmPackage] = server.packages;
+const listed = npmPackage!.environmentVariables;
+
+/** Every name the configuration reads, found by running it against an environment that records each lookup. */
+function variablesTheServerReads(): Set<string> {
+  const read = new Set<string>();
+  const recording = new Proxy({} as Env, {
+    get: (_target, name) => {
+      if (typeof name === 'string') read.add(name);
+      return undefined;
+    },
+  });
+  parseCommand(['--http'], recording);
+  return read;
+}
+
+const serve = (env: Env) => {
+  const command = parseCommand(['--http'], env);
+  if (command.kind !== 'serve') throw new Error(`expected a serve command, got ${command.kind}`);
+  return command.config;
+};
+
+const SECRETS = [
+  'SVC_SECRET_KEY',
+  'SVC_CLIENT_SECRET',
+  'SVC_TRANSLATION_CLIENT_SECRET',
+  'SVC_MAPS_CLIENT_SECRET',
+  'SVC_STUDIO_API_KEY',
+  'SVC_STUDIO_GATEWAY_KEY',
+  'SVC_MCP_AUTH_TOKEN',
+];
+
+/** The ```json block of the README that shows an operator's `remotes` entry. */
+function readmeRemoteExample(): { remotes: { type: string; url: string; headers: (EnvironmentVariable & { value: string })[] }[] } {
+  const readme = readFileSync(resolve(repo, 'README.md'), 'utf8');
+  const block = [...readme.matchAll(/```json\n([\s\S]*?)```/g)].map((m) => m[1]!).find((text) => text.includes('"remotes"'));
+  if (!block) throw new Error('README has no ```json block with a "remotes" entry');
+  return JSON.parse(block) as ReturnType<typeof readmeRemoteExample>;
+}
+
+describe('server.json', () => {
+  it('carries the name and version npm publishes (mcpName proves the package is ours)', () => {
+    expect(pkg.mcpName).toBe('io.github.svc-platform/svc-platform-mcp');
+    expect(server.name).toBe(pkg.mcpName);
+    expect(server.version).toBe(pkg.version);
+    expect(server.$schema).toBe(SCHEMA_URL);
+    expect(server.packages).toHaveLength(1);
+    expect(npmPackage).toMatchObject({ registryType: 'npm', identifier: pkg.name, version: pkg.version, transport: { type: 'stdio' } });
+    // The registry's own limits, checked here too because its schema may be absent.
+    expect(server.description.length).toBeLessThanOrEqual(100);
+    expect(server.name).toMatch(/^[a-zA-Z0-9.-]+\/[a-zA-Z0-9._-]+$/);
+  });
+
+  it('lists only variables the server reads, and every SVC_* variable it reads', () => {
+    const read = variablesTheServerReads();
+    // The recording sees names built at run time too (per-service URLs and key pairs).
+    expect(read).toContain('SVC_KMS_URL');
+    expect(read).toContain('SVC_MAPS_CLIENT_SECRET');
+    const names = listed.map((v) => v.name);
+    expect(new Set(names).size).toBe(names.length);
+    expect(names.filter((name) => !read.has(name))).toEqual([]);
+    expect([...read].filter((name) => name.startsWith('SVC_') && !names.includes(name))).toEqual([]);
+  });
+
+  it('marks exactly the secrets isSecret, and requires none (the server starts with no variable set)', () => {
+    expect(listed.filter((v) => v.isSecret).map((v) => v.name).sort()).toEqual([...SECRETS].sort());
+    expect(listed.filter((v) => v.isRequired)).toEqual([]);
+    expect(() => serve({})).not.toThrow();
+  });
+
+  it('gives the defaults the server applies and choices it accepts', () => {
+    const withDefaults = listed.filter((v) => v.default !== undefined);
+    expect(withDefaults.map((v) => v.name)).toContain('SVC_TIMEOUT_MS');
+    for (const v of withDefaults) expect(serve({ [v.name]: v.default }), v.name).toEqual(serve({}));
+    for (const v of listed.filter((x) => x.choices)) {
+      for (const choice of v.choices!) expect(() => serve({ [v.name]: choice }), `${v.name}=${choice}`).not.toThrow();
+      expect(() => serve({ [v.name]: 'not-a-choice' })).toThrow(ConfigError);
+    }
+  });
+
+  it('has no remotes (no public deployment); the README shows an operator how to add theirs', () => {
+    expect(server.remotes).toBeUndefined();
+    const [remote] = readmeRemoteExample().remotes;
+    expect(remote).toMatchObject({ type: 'streamable-http' });
+    expect(new URL(remote!.url).pathname).toBe('/mcp');
+    const authorization = remote!.headers.find((h) => h.name === 'Authorization');
+    expect(authorization).toMatchObject({ isRequired: true, isSecret: true });
+    // The header as a client fills it in is one the HTTP transport accepts.
+    const token = 'a-token-from-SVC_MCP_AUTH_TOKEN';
+    expect(bearerChecker(token)({ authorization: authorization!.value.replace('{token}', token) })).toBe('ok');
+  });
+});
+
+const schemaPresent = existsSync(schemaPath);
+if (!schemaPresent) {
+  console.warn(`server.json schema check skipped: ${schemaPath} not found (the registry's ${SCHEMA_VERSION} server.schema.json; set MCP_REGISTRY_SCHEMA to use another path)`);
+}
+
+describe.skipIf(!schemaPresent)(`server.json against the registry's ${SCHEMA_VERSION} schema at ${schemaPath}`, () => {
+  const validator = () => {
+    const schema = JSON.parse(readFileSync(schemaPath, 'utf8')) as { $id?: string };
+    expect(schema.$id, 'the schema file is the release server.json names').toBe(server.$schema);
+    // The schema is generated from OpenAPI and uses its `example` keyword, which strict mode rejects.
+    const ajv = new Ajv({ strict: false, allErrors: true });
+    addFormatsModule.default(ajv);
+    return ajv.compile(schema);
+  };
+
+  it('validates server.json', () => {
+    const validate = validator();
+    expect(validate(server), JSON.stringify(validate.errors, null, 2)).toBe(true);
+    // The schema bites: a name without a namespace and an unknown transport are refused.
+    expect(validate({ ...server, name: 'svc-platform-mcp' })).toBe(false);
+    expect(validate({ ...server, packages: [{ ...npmPackage, transport: { type: 'carrier-pigeon' } }] })).toBe(false);
+  });
+
+  it("validates server.json with the README's remotes entry added", () => {
+    const validate = validator();
+    const withRemote = { ...server, remotes: readmeRemoteExample().remotes };
+    expect(validate(withRemote), JSON.stringify(validate.errors, null, 2)).toBe(true);
+  });
+});
