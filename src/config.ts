@@ -16,6 +16,8 @@ export interface HttpOptions {
   maxBodyBytes: number;
   /** How long SIGINT/SIGTERM lets in-flight requests finish before closing anyway. */
   shutdownGraceMs: number;
+  /** Prefix of the session ids this process creates (`<id>.<uuid>`), so that a proxy can route them back to it. */
+  replicaId?: string;
 }
 
 export interface Credentials {
@@ -56,7 +58,7 @@ Environment: SVC_GATEWAY_URL, SVC_<SERVICE>_URL, SVC_ACCESS_KEY, SVC_SECRET_KEY,
 SVC_CLIENT_ID, SVC_CLIENT_SECRET, SVC_STUDIO_API_KEY, SVC_STUDIO_GATEWAY_KEY,
 SVC_STREAMING_REGION, SVC_TIMEOUT_MS; for --http: SVC_MCP_AUTH_TOKEN, SVC_MCP_ALLOWED_HOSTS,
 SVC_MCP_ALLOWED_ORIGINS, SVC_MCP_MAX_SESSIONS, SVC_MCP_SESSION_IDLE_MS, SVC_MCP_MAX_BODY_BYTES,
-SVC_MCP_SHUTDOWN_GRACE_MS (see README).`;
+SVC_MCP_SHUTDOWN_GRACE_MS, SVC_MCP_REPLICA_ID (see README).`;
 
 export type Env = Readonly<Record<string, string | undefined>>;
 
@@ -133,6 +135,10 @@ function buildConfig(
     throw new ConfigError(`refusing to bind ${host} (not loopback) without SVC_MCP_AUTH_TOKEN`);
   }
   const list = (name: string) => value(name)?.split(',').map((s) => s.trim()).filter(Boolean);
+  const replicaId = value('SVC_MCP_REPLICA_ID');
+  if (replicaId !== undefined && !/^[A-Za-z0-9-]{1,32}$/.test(replicaId)) {
+    throw new ConfigError(`SVC_MCP_REPLICA_ID must be 1 to 32 letters, digits or "-", got "${replicaId}"`);
+  }
 
   const appKeys: Credentials['appKeys'] = {};
   const translation = appFor('TRANSLATION');
@@ -153,6 +159,7 @@ function buildConfig(
       sessionIdleMs: integer(value('SVC_MCP_SESSION_IDLE_MS') ?? '1800000', 'SVC_MCP_SESSION_IDLE_MS', 1000, 86_400_000),
       maxBodyBytes: integer(value('SVC_MCP_MAX_BODY_BYTES') ?? String(4 * 1024 * 1024), 'SVC_MCP_MAX_BODY_BYTES', 1024, 1 << 30),
       shutdownGraceMs: integer(value('SVC_MCP_SHUTDOWN_GRACE_MS') ?? '10000', 'SVC_MCP_SHUTDOWN_GRACE_MS', 0, 600_000),
+      replicaId,
     },
     sandbox: Boolean(flags.sandbox),
     serviceUrls,
