@@ -19,6 +19,8 @@ export interface HttpOptions {
   maxBodyBytes: number;
   /** How long SIGINT/SIGTERM lets in-flight requests finish before closing anyway. */
   shutdownGraceMs: number;
+  /** Prefix of the session ids this process creates (`<id>.<uuid>`), so that a proxy can route them back to it. */
+  replicaId?: string;
 }
 
 export interface Credentials {
@@ -168,6 +170,10 @@ function buildConfig(flags: Flags, env: Env): Config {
     throw new ConfigError(`refusing to bind ${host} (not loopback) without SVC_MCP_AUTH_TOKEN`);
   }
   const list = (name: EnvName) => value(name)?.split(',').map((s) => s.trim()).filter(Boolean);
+  const replicaId = value('SVC_MCP_REPLICA_ID');
+  if (replicaId !== undefined && !/^[A-Za-z0-9-]{1,32}$/.test(replicaId)) {
+    throw new ConfigError(`SVC_MCP_REPLICA_ID must be 1 to 32 letters, digits or "-", got "${replicaId}"`);
+  }
 
   const appKeys: Credentials['appKeys'] = {};
   const translation = appFor('TRANSLATION');
@@ -189,6 +195,7 @@ function buildConfig(flags: Flags, env: Env): Config {
       sessionIdleMs: wholeNumber('SVC_MCP_SESSION_IDLE_MS', 1000, 86_400_000),
       maxBodyBytes: wholeNumber('SVC_MCP_MAX_BODY_BYTES', 1024, 1 << 30),
       shutdownGraceMs: wholeNumber('SVC_MCP_SHUTDOWN_GRACE_MS', 0, 600_000),
+      replicaId,
     },
     sandbox: Boolean(flags.sandbox),
     serviceUrls,

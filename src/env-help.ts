@@ -32,7 +32,8 @@ function helpWords(variable: EnvVariable): string[] {
     words.push(`(${placeholderOf(variable)}:`, ...commaSeparated(variable.values));
     words.push(`${words.pop()})`);
   }
-  if (variable.choices) words.push(`${words.pop()}:`, ...commaSeparated(variable.choices));
+  const values = variable.choices ?? variable.listOf;
+  if (values) words.push(`${words.pop()}:`, ...commaSeparated(values));
   if (variable.default !== undefined) {
     const readable = readableDefault(variable);
     words.push(`(default ${variable.default}${readable ? ` = ${readable}` : ''})`);

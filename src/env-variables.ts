@@ -9,6 +9,8 @@ export interface EnvVariable {
   readonly values?: readonly string[];
   /** The values the variable accepts, when it is one of a few. */
   readonly choices?: readonly string[];
+  /** The values a comma-separated list may hold. */
+  readonly listOf?: readonly string[];
   /** Also read under this name when `name` is unset (the lower-case proxy variables). */
   readonly alias?: string;
   readonly group: EnvGroup;
@@ -141,7 +143,7 @@ export const ENV_VARIABLES = [
     name: 'SVC_SERVICES',
     group: 'safety',
     meaning: 'comma-separated service ids: only their tools are listed and callable (as --services)',
-    choices: SERVICES,
+    listOf: SERVICES,
   },
   {
     name: 'SVC_CONFIRM_DESTRUCTIVE',
@@ -204,6 +206,14 @@ export const ENV_VARIABLES = [
     meaning: 'how long SIGINT/SIGTERM lets in-flight requests finish before closing anyway',
     default: '10000',
     unit: 'ms',
+  },
+  {
+    name: 'SVC_MCP_REPLICA_ID',
+    group: 'http',
+    meaning: 'name of this replica: every session id it creates starts with it, for a proxy to route on',
+    details:
+      '1 to 32 letters, digits or `-`, e.g. `r1`: session ids become `r1.<uuid>`, so that a reverse proxy can route ' +
+      'each session back to its replica by that prefix (see [Deploying](#deploying)). No effect with `--stateless`.',
   },
   {
     name: 'HTTP_PROXY',

@@ -260,6 +260,16 @@ describe('--http', () => {
     refused(['--http'], { SVC_MCP_MAX_SESSIONS: '0' }, /SVC_MCP_MAX_SESSIONS/);
   });
 
+  it('SVC_MCP_REPLICA_ID: unset by default; 1-32 letters, digits or "-"; anything else refused in one line', () => {
+    expect(config(['--http']).http.replicaId).toBeUndefined();
+    expect(config(['--http'], { SVC_MCP_REPLICA_ID: ' r1 ' }).http.replicaId).toBe('r1');
+    expect(config(['--http'], { SVC_MCP_REPLICA_ID: 'eu-west-2' }).http.replicaId).toBe('eu-west-2');
+    expect(config(['--http'], { SVC_MCP_REPLICA_ID: 'A'.repeat(32) }).http.replicaId).toBe('A'.repeat(32));
+    for (const id of ['r1.', 'r.1', 'r_1', 'a b', 'r1/x', 'é', 'A'.repeat(33)]) {
+      refused(['--http'], { SVC_MCP_REPLICA_ID: id }, /^SVC_MCP_REPLICA_ID must be 1 to 32 letters, digits or "-", got ".*"$/);
+    }
+  });
+
   it('--host/--port/--stateless without --http are refused', () => {
     refused(['--port', '8080'], {}, /--http/);
     refused(['--stateless'], {}, /--http/);

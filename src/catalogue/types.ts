@@ -16,6 +16,21 @@ export const SERVICES = [
 ] as const;
 export type ServiceId = (typeof SERVICES)[number];
 
+/** Each service in words, as the server's instructions and the documentation name it. */
+export const SERVICE_NAMES: Readonly<Record<ServiceId, string>> = {
+  streaming: 'data streaming',
+  translation: 'translation',
+  dataflow: 'data flow',
+  maps: 'maps',
+  apigateway: 'API gateway',
+  datacatalog: 'data catalog',
+  bigdata: 'big-data apps',
+  recommendation: 'recommendation',
+  textgen: 'text generation',
+  search: 'search',
+  kms: 'key management',
+};
+
 /**
  * How a request is authenticated:
  * - gateway-signature: access key + HMAC-SHA256 signature v2 (E1, E2, E4, E6-E11, E13-E15)

@@ -1,19 +1,6 @@
-import type { ServiceId } from '../catalogue/types.js';
+import { SERVICE_NAMES } from '../catalogue/types.js';
 import type { ToolFacts, ToolPolicy } from './tool-policy.js';
 
-const SERVICE_NAMES: Record<ServiceId, string> = {
-  streaming: 'data streaming',
-  translation: 'translation',
-  dataflow: 'data flow',
-  maps: 'maps',
-  apigateway: 'API gateway',
-  datacatalog: 'data catalog',
-  bigdata: 'big-data apps',
-  recommendation: 'recommendation',
-  textgen: 'text generation',
-  search: 'search',
-  kms: 'key management',
-};
 
 export interface InstructionFacts {
   /** The tools this server lists. */

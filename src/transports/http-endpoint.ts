@@ -24,7 +24,17 @@ export interface McpSession {
 
 export type EndpointHandler = (req: IncomingMessage, res: ServerResponse, notes: RequestNotes) => Promise<void>;
 
+/**
+ * Session ids are random UUIDs, prefixed with `<SVC_MCP_REPLICA_ID>.` when that is set: a reverse proxy routes
+ * a request to the replica that holds its session by that prefix alone (see deploy/nginx). Both parts are
+ * visible ASCII, as the spec requires of a session id.
+ */
+export function sessionIdGenerator(replicaId: string | undefined): () => string {
+  return replicaId ? () => `${replicaId}.${randomUUID()}` : randomUUID;
+}
+
 export function mcpEndpoint(create: ServerFactory, options: HttpOptions, sessions: SessionStore<McpSession>): EndpointHandler {
+  const newSessionId = sessionIdGenerator(options.replicaId);
   return async (req, res, notes) => {
     switch (req.method) {
       case 'POST':
@@ -127,7 +137,7 @@ export function mcpEndpoint(create: ServerFactory, options: HttpOptions, session
   function newSession(narrowing: Narrowing | undefined, onInitialized: (id: string, session: McpSession) => void): McpSession {
     const server = create({ narrowing });
     const transport = new StreamableHTTPServerTransport({
-      sessionIdGenerator: randomUUID,
+      sessionIdGenerator: newSessionId,
       onsessioninitialized: (id) => onInitialized(id, session),
       onsessionclosed: (id) => sessions.remove(id),
     });

@@ -47,7 +47,8 @@ export async function serveHttp(create: ServerFactory, config: Config, runtime: 
   const handle = await startHttpServer(create, config, runtime);
   const mode = config.http.stateless ? 'stateless' : 'sessions';
   const auth = config.http.authToken ? 'bearer token required' : 'no token';
-  runtime.log(`svc-platform-mcp: listening on ${handle.url} (${mode}; ${auth})`);
+  const replica = config.http.replicaId ? `replica ${config.http.replicaId}; ` : '';
+  runtime.log(`svc-platform-mcp: listening on ${handle.url} (${mode}; ${replica}${auth})`);
   runtime.onSignal((signal) => {
     runtime.log(`svc-platform-mcp: ${signal} received: finishing in-flight requests, then exiting`);
     void handle.close();

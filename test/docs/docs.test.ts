@@ -2,7 +2,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { CATALOGUE } from '../../src/catalogue/catalogue.js';
 import { ENV_VARIABLES, namesOf, variableNamed, type EnvVariable } from '../../src/env-variables.js';
-import { envTable, httpEnvTable, replaceBlock, toolTable } from './generated-docs.js';
+import { envTable, httpEnvTable, replaceBlock, serverJsonVariables, toolTable } from './generated-docs.js';
 
 // `npm run docs` sets UPDATE_DOCS=1 to rewrite the generated parts instead of checking them.
 const update = process.env.UPDATE_DOCS === '1';
@@ -37,6 +37,16 @@ describe('generated source', () => {
     const expected = `${JSON.stringify(computeToolDefinitions(), null, 2)}\n`;
     if (update) writeFileSync(path, expected);
     else expect(readFileSync(path, 'utf8'), `${path} drifted: run \`npm run docs\``).toBe(expected);
+  });
+});
+
+describe('server.json', () => {
+  it("lists the environment variables from the table of environment variables", () => {
+    const path = 'server.json';
+    const server = JSON.parse(readFileSync(path, 'utf8')) as { packages: { environmentVariables: unknown[] }[] };
+    const expected = { ...server, packages: [{ ...server.packages[0]!, environmentVariables: serverJsonVariables() }] };
+    if (update) writeFileSync(path, `${JSON.stringify(expected, null, 2)}\n`);
+    else expect(server, 'server.json drifted: run `npm run docs`').toEqual(expected);
   });
 });
 

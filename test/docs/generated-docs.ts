@@ -1,4 +1,5 @@
 import { CATALOGUE } from '../../src/catalogue/catalogue.js';
+import { SERVICES, SERVICE_NAMES } from '../../src/catalogue/types.js';
 import type { Operation } from '../../src/catalogue/types.js';
 import { ENV_GROUPS, ENV_VARIABLES, namesOf, placeholderOf, readableDefault, type EnvVariable } from '../../src/env-variables.js';
 
@@ -80,8 +81,28 @@ function meaningCell(v: EnvVariable): string {
   const names = new Set(ENV_VARIABLES.flatMap((other) => namesOf(other)));
   let text = v.meaning.replace(/\b[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+\b/g, (word) => (names.has(word) ? `\`${word}\`` : word));
   if (v.values) text += `; ${placeholderOf(v)} is ${code(v.values)}`;
-  if (v.choices) text += `: ${code(v.choices)}`;
+  if (v.choices ?? v.listOf) text += `: ${code(v.choices ?? v.listOf!)}`;
   // Cells of the README's tables end without a full stop.
   if (v.details) text += `. ${v.details.replace(/\.$/, '')}`;
   return text;
+}
+
+/** server.json's environment variables (MCP Registry format), from the table of environment variables. */
+export function serverJsonVariables(): Record<string, unknown>[] {
+  return (ENV_VARIABLES as readonly EnvVariable[]).flatMap((v) => {
+    const common = {
+      ...(v.secret ? { isSecret: true } : {}),
+      ...(v.default !== undefined ? { default: v.default } : {}),
+      ...(v.choices ? { choices: [...v.choices] } : {}),
+    };
+    if (v.name !== 'SVC_<SERVICE>_URL') return [{ name: v.name, description: v.meaning, ...common }];
+    return SERVICES.map((service) => {
+      const ops = CATALOGUE.filter((op) => op.service === service).map((op) => op.id);
+      return {
+        name: v.name.replace('<SERVICE>', service.toUpperCase()),
+        description: `origin of ${SERVICE_NAMES[service]} (${ops.join(', ')}) when it differs from SVC_GATEWAY_URL; a path prefix is allowed`,
+        ...common,
+      };
+    });
+  });
 }

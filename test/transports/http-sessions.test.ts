@@ -5,6 +5,7 @@ import { StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamable
 import { parseCommand, type Config } from '../../src/config.js';
 import { startHttpServer, type HttpServerHandle } from '../../src/transports/http.js';
 import { SessionStore } from '../../src/transports/http-sessions.js';
+import { sessionIdGenerator } from '../../src/transports/http-endpoint.js';
 import { summariseRpc } from '../../src/transports/http-request-log.js';
 import { INITIALIZE, connectClient, rawRequest, rpcMessage, waitFor } from '../helpers/spawn-http.js';
 
@@ -45,6 +46,31 @@ async function start(env: Record<string, string> = {}, flags: string[] = [], gra
 afterEach(async () => {
   await Promise.all(handles.splice(0).map((h) => h.close()));
   logs.length = 0;
+});
+
+describe('session ids (unit)', () => {
+  const UUID = '[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}';
+
+  it('are random UUIDs, prefixed with "<SVC_MCP_REPLICA_ID>." when set, in visible ASCII', () => {
+    const plain = sessionIdGenerator(undefined);
+    const r1 = sessionIdGenerator('r1');
+    const long = sessionIdGenerator('eu-WEST-2');
+    expect(plain()).toMatch(new RegExp(`^${UUID}$`));
+    expect(r1()).toMatch(new RegExp(`^r1\\.${UUID}$`));
+    expect(long()).toMatch(new RegExp(`^eu-WEST-2\\.${UUID}$`));
+    const ids = Array.from({ length: 1000 }, r1);
+    expect(new Set(ids).size).toBe(1000);
+    for (const id of ids) expect(id).toMatch(/^[\x21-\x7e]+$/);
+  });
+
+  it('the server hands out prefixed ids and serves requests on them', async () => {
+    const handle = await start({ SVC_MCP_REPLICA_ID: 'r7' });
+    const { client, transport } = await connectClient(handle.url);
+    expect(transport.sessionId).toMatch(new RegExp(`^r7\\.${UUID}$`));
+    expect((await client.callTool({ name: 'echo_length', arguments: {} })).isError).toBeFalsy();
+    await transport.terminateSession();
+    await client.close();
+  });
 });
 
 describe('session store (unit)', () => {
