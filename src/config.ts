@@ -40,9 +40,18 @@ export interface SafetyOptions {
   confirmDestructive: boolean;
 }
 
+/** What one process may hold and spend at once. */
+export interface Limits {
+  maxConcurrentCalls: number;
+  maxResponseBytes: number;
+  maxResultBytes: number;
+  workflowTimeoutMs: number;
+}
+
 export interface Config {
   transport: 'stdio' | 'http';
   safety: SafetyOptions;
+  limits: Limits;
   http: HttpOptions;
   sandbox: boolean;
   /** Origin (optionally with a path prefix) per service; missing means not configured. */
@@ -184,6 +193,12 @@ function buildConfig(flags: Flags, env: Env): Config {
   return {
     transport: flags.http ? 'http' : 'stdio',
     safety: safetyOptions(flags, value),
+    limits: {
+      maxConcurrentCalls: wholeNumber('SVC_MAX_CONCURRENT_CALLS', 1, 1000),
+      maxResponseBytes: wholeNumber('SVC_MAX_RESPONSE_BYTES', 1024, 256 * 1024 * 1024),
+      maxResultBytes: wholeNumber('SVC_MAX_RESULT_BYTES', 4096, 64 * 1024 * 1024),
+      workflowTimeoutMs: wholeNumber('SVC_WORKFLOW_TIMEOUT_MS', 1000, 3_600_000),
+    },
     http: {
       host,
       port: integer(flags.port ?? '3000', '--port', 0, 65535),
@@ -256,11 +271,12 @@ function parseOrigin(text: string, name: string): string {
   try {
     url = new URL(text);
   } catch {
-    throw new ConfigError(`${name} is not a URL: "${text}"`);
+    // The value is not shown: a URL with user info may hold a secret.
+    throw new ConfigError(`${name} is not a URL (value not shown)`);
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new ConfigError(`${name} must be http(s)`);
   if (url.search || url.hash || url.username || url.password) {
-    throw new ConfigError(`${name} must be an origin with an optional path prefix (no query, fragment or user info)`);
+    throw new ConfigError(`${name} must be an origin with an optional path prefix (no query, fragment or user info; value not shown)`);
   }
   return url.origin + url.pathname.replace(/\/+$/, '');
 }

@@ -30,6 +30,7 @@ export interface EnvVariable {
 export const ENV_GROUPS = {
   service: 'Services: endpoints, credentials, behaviour',
   safety: 'Safety: which tools are on, confirmation of destructive calls',
+  limits: 'Limits: calls at once, answer and result sizes, the workflow deadline',
   http: 'HTTP transport (only with --http)',
   proxy: 'Outbound proxy for upstream calls',
 } as const;
@@ -125,6 +126,37 @@ export const ENV_VARIABLES = [
     group: 'service',
     meaning: 'upstream deadline per tool call, retries included',
     default: '30000',
+    unit: 'ms',
+  },
+  {
+    name: 'SVC_MAX_CONCURRENT_CALLS',
+    group: 'limits',
+    meaning: 'tool calls running at once; four times as many may wait, more are refused',
+    details: 'Over every session of the process. A refused call gets `[busy]` and nothing is sent.',
+    default: '16',
+  },
+  {
+    name: 'SVC_MAX_RESPONSE_BYTES',
+    group: 'limits',
+    meaning: 'largest upstream answer read; a larger one fails the call',
+    default: String(4 * MiB),
+    unit: 'bytes',
+  },
+  {
+    name: 'SVC_MAX_RESULT_BYTES',
+    group: 'limits',
+    meaning: 'largest tool result, text and structured content together (4 bytes ~ 1 token)',
+    details:
+      'A larger answer has its longest lists shortened, and a note says what was left out and how to get it. ' +
+      'The default keeps results within the 25,000 tokens some clients accept.',
+    default: '100000',
+    unit: 'bytes',
+  },
+  {
+    name: 'SVC_WORKFLOW_TIMEOUT_MS',
+    group: 'limits',
+    meaning: 'deadline of translate_and_summarize, all its calls together',
+    default: String(3 * 60 * 1000),
     unit: 'ms',
   },
   {

@@ -1,7 +1,9 @@
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { CATALOGUE } from './catalogue/catalogue.js';
 import { ConfigError, type Config } from './config.js';
-import { secretsOf } from './gateway/auth.js';
+import { CREDENTIAL_HEADERS, secretsOf } from './gateway/auth.js';
+import { Redactor } from './util/redact.js';
+import { Calls } from './mcp/calls.js';
 import type { ExecutorDeps } from './gateway/executor.js';
 import type { Upstream } from './gateway/http.js';
 import { catalogueTool } from './mcp/catalogue-tools.js';
@@ -34,7 +36,11 @@ export interface ServerOptions {
   stateless?: boolean;
 }
 
-export type ServerFactory = (options?: ServerOptions) => McpServer;
+/**
+ * Makes a server per session (or per stateless request); `calls` are the tool calls of all of them, which a
+ * transport stops at shutdown (a factory of test servers may have none).
+ */
+export type ServerFactory = ((options?: ServerOptions) => McpServer) & { calls?: Calls };
 
 /**
  * Everything a server needs that does not change between sessions, computed once. Throws ConfigError when the
@@ -55,7 +61,9 @@ export function createServerFactory(config: Config, deps: ServerDeps): ServerFac
   };
   const frame: CallFrame = {
     now: deps.now,
-    secrets: collectSecrets(config),
+    calls: new Calls({ maxConcurrent: config.limits.maxConcurrentCalls, maxQueued: 4 * config.limits.maxConcurrentCalls }),
+    redactor: new Redactor(collectSecrets(config), CREDENTIAL_HEADERS),
+    maxResultBytes: config.limits.maxResultBytes,
     log: (entry) => deps.log(JSON.stringify({ event: 'tool_call', ...entry })),
   };
   const handlers: ToolHandler[] = [
@@ -81,7 +89,7 @@ export function createServerFactory(config: Config, deps: ServerDeps): ServerFac
     });
   const processInstructions = instructionsFor(processPolicy);
 
-  return ({ narrowing, stateless = false } = {}) => {
+  const factory = ({ narrowing, stateless = false }: ServerOptions = {}) => {
     const policy = narrow(processPolicy, narrowing);
     const server = new McpServer(
       { name: SERVER_NAME, title: 'Platform services', version: SERVER_VERSION },
@@ -96,6 +104,7 @@ export function createServerFactory(config: Config, deps: ServerDeps): ServerFac
     registerPrompts(server);
     return server;
   };
+  return Object.assign(factory, { calls: frame.calls });
 }
 
 function collectSecrets(config: Config): string[] {

@@ -36,7 +36,11 @@ describe('the table', () => {
     expect(envDefault('SVC_MCP_SHUTDOWN_GRACE_MS')).toBe('10000');
     expect(envDefault('SVC_READ_ONLY')).toBe('false');
     expect(envDefault('SVC_CONFIRM_DESTRUCTIVE')).toBe('true');
-    expect(rows.filter((v) => v.default !== undefined)).toHaveLength(8);
+    expect(envDefault('SVC_MAX_CONCURRENT_CALLS')).toBe('16');
+    expect(envDefault('SVC_MAX_RESPONSE_BYTES')).toBe('4194304');
+    expect(envDefault('SVC_MAX_RESULT_BYTES')).toBe('100000');
+    expect(envDefault('SVC_WORKFLOW_TIMEOUT_MS')).toBe('180000');
+    expect(rows.filter((v) => v.default !== undefined)).toHaveLength(12);
   });
 
   it('names no variable twice, counting the names a pattern stands for and the aliases', () => {

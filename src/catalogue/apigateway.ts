@@ -45,6 +45,7 @@ export const listProducts = defineOperation({
   service: 'apigateway',
   method: 'GET',
   path: '/api/v1/products',
+  paging: 'ask for the following items with offset and limit',
   auth: 'gateway-signature',
   input: () =>
     z.strictObject({

@@ -24,6 +24,7 @@ export const listConfigGroups = defineOperation({
   streamingRegion: true,
   envelope: 'code-zero',
   integerFields: ['kafkaVersionCode'],
+  paging: 'ask for the next pageNo, or a smaller pageSize',
   input: () =>
     z.strictObject({
       region: streamingRegion(),

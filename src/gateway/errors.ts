@@ -10,7 +10,10 @@ export type FailureCode =
   | 'unexpected_response'
   | 'cancelled'
   | 'not_enabled'
-  | 'not_confirmed';
+  | 'not_confirmed'
+  | 'busy'
+  | 'shutting_down'
+  | 'result_too_large';
 
 /**
  * Whether a request reached the upstream: `no` when it provably never left (the connection was never made),
@@ -79,6 +82,18 @@ export class ToolFailure extends Error {
     if (meta) failure.meta = { ...meta };
     return failure;
   }
+}
+
+/** The reason of the abort signal of a call the server stops at shutdown: not the client's cancellation. */
+export class ServerStopping extends Error {
+  override name = 'ServerStopping';
+}
+
+/** The failure of a call whose signal was aborted: by the client, or by the server shutting down. */
+export function abortedFailure(signal: AbortSignal, delivery: Delivery): ToolFailure {
+  return signal.reason instanceof ServerStopping
+    ? new ToolFailure('shutting_down', 'the server shut down before the call ended', { delivery })
+    : new ToolFailure('cancelled', 'the call was cancelled by the client', { delivery });
 }
 
 /** Gateway error codes (DESIGN.md, point 8), so a bare number becomes something an agent can act on. */

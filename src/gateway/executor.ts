@@ -1,9 +1,10 @@
 import type { Answer, AnyOperation, OperationInput } from '../catalogue/types.js';
 import type { Config } from '../config.js';
 import { USER_AGENT } from '../version.js';
-import { authHeaders, type Credential } from './auth.js';
+import { CREDENTIAL_HEADERS, authHeaders, secretsOf, type Credential } from './auth.js';
+import { Redactor } from '../util/redact.js';
 import { resolveTarget } from './credentials.js';
-import { ToolFailure, type CallMeta, type Delivery } from './errors.js';
+import { ToolFailure, abortedFailure, type CallMeta, type Delivery } from './errors.js';
 
 export type { CallMeta } from './errors.js';
 import { send, type OutgoingRequest, type Upstream } from './http.js';
@@ -12,7 +13,7 @@ import { interpretResponse } from './response.js';
 import { formatIssues } from './validation.js';
 
 export interface ExecutorDeps {
-  config: Pick<Config, 'serviceUrls' | 'credentials' | 'streamingRegion' | 'timeoutMs'>;
+  config: Pick<Config, 'serviceUrls' | 'credentials' | 'streamingRegion' | 'timeoutMs' | 'limits'>;
   upstream: Upstream;
   /** Epoch milliseconds. */
   now(): number;
@@ -25,8 +26,8 @@ export interface ExecutorDeps {
 export interface CallOptions {
   /** The client's cancellation. */
   signal?: AbortSignal;
-  /** Epoch ms by which the call must end; by default SVC_TIMEOUT_MS from now. */
-  deadline?: number;
+  /** When the call must end, and the setting that says so; by default SVC_TIMEOUT_MS from now. */
+  deadline?: { at: number; setting: string };
 }
 
 export interface Executed<Op extends AnyOperation> {
@@ -102,19 +103,30 @@ async function run<Op extends AnyOperation>(
   const meta: CallMeta = { attempts: 0, delivery: 'no', durationMs: 0 };
   try {
     const call = prepared();
-    const deadline = options.deadline ?? started + deps.config.timeoutMs;
+    const deadline = Math.min(started + deps.config.timeoutMs, options.deadline?.at ?? Infinity);
+    const timeoutLabel =
+      options.deadline && options.deadline.at < started + deps.config.timeoutMs
+        ? `the call's deadline (${options.deadline.setting})`
+        : `${deps.config.timeoutMs} ms (SVC_TIMEOUT_MS)`;
+    // What this call sends that is secret: its keys, and each attempt's signature. An upstream that echoes them is
+    // cleaned before any excerpt is cut from its answer, so that no part of one survives.
+    const sent = new Set(secretsOf(call.credential));
     for (;;) {
-      if (options.signal?.aborted) throw new ToolFailure('cancelled', 'the call was cancelled by the client', { delivery: 'no' });
+      if (options.signal?.aborted) throw abortedFailure(options.signal, 'no');
       meta.attempts += 1;
       try {
-        const raw = await send(deps.upstream, signRequest(call, deps), {
+        const request = signRequest(call, deps);
+        for (const [name, value] of Object.entries(request.headers)) if (CREDENTIAL_HEADERS.has(name.toLowerCase())) sent.add(value);
+        const answered = await send(deps.upstream, request, {
           deadline,
+          maxBytes: deps.config.limits.maxResponseBytes,
           now: deps.now,
           signal: options.signal,
-          timeoutLabel: options.deadline === undefined ? `${deps.config.timeoutMs} ms (SVC_TIMEOUT_MS)` : 'the deadline of the call',
+          timeoutLabel,
         });
         meta.delivery = 'yes';
-        meta.status = raw.status;
+        meta.status = answered.status;
+        const raw = { ...answered, text: new Redactor(sent, CREDENTIAL_HEADERS).redact(answered.text) };
         const answer = interpretResponse(op, raw);
         meta.durationMs = deps.now() - started;
         return { answer, meta };

@@ -2,7 +2,7 @@ import type { Dispatcher } from 'undici';
 import type { Config } from '../config.js';
 import { LOOPBACK_HOSTS } from '../util/loopback.js';
 import { readLimited } from '../util/read-body.js';
-import { ToolFailure } from './errors.js';
+import { ToolFailure, abortedFailure } from './errors.js';
 
 /**
  * The HTTP client of every upstream call: one undici dispatcher (a keep-alive pool per origin), created with
@@ -18,8 +18,6 @@ export interface Upstream {
   destroy(): Promise<void>;
 }
 
-/** Largest upstream answer we read; beyond it the call fails instead of exhausting memory. */
-const MAX_RESPONSE_BYTES = 16 * 1024 * 1024;
 
 type Undici = typeof import('undici');
 
@@ -90,6 +88,8 @@ export interface RawResponse {
 }
 
 export interface SendOptions {
+  /** Largest answer read (SVC_MAX_RESPONSE_BYTES); beyond it the call fails instead of exhausting memory. */
+  maxBytes: number;
   /** Epoch ms by which the answer must be complete. */
   deadline: number;
   now(): number;
@@ -100,7 +100,7 @@ export interface SendOptions {
 }
 
 /**
- * One attempt: sends the request and reads the whole answer (at most MAX_RESPONSE_BYTES), or throws the
+ * One attempt: sends the request and reads the whole answer (at most `maxBytes`), or throws the
  * ToolFailure that says what went wrong. The deadline is a timer of ours, so that fake timers drive it in tests.
  */
 export async function send(upstream: Upstream, req: OutgoingRequest, options: SendOptions): Promise<RawResponse> {
@@ -113,7 +113,7 @@ export async function send(upstream: Upstream, req: OutgoingRequest, options: Se
   let answered = false;
   const failure = (error: unknown) => {
     const delivery = answered ? 'yes' : 'maybe';
-    if (options.signal?.aborted) return new ToolFailure('cancelled', 'the call was cancelled by the client', { delivery });
+    if (options.signal?.aborted) return abortedFailure(options.signal, delivery);
     if (deadline.signal.aborted || isTimeout(error)) {
       return new ToolFailure('timeout', `no complete answer from upstream within ${options.timeoutLabel}`, { delivery });
     }
@@ -130,9 +130,9 @@ export async function send(upstream: Upstream, req: OutgoingRequest, options: Se
       bodyTimeout: remaining,
     });
     answered = true;
-    const body = await readLimited(res.body, { maxBytes: MAX_RESPONSE_BYTES, overflow: 'destroy' });
+    const body = await readLimited(res.body, { maxBytes: options.maxBytes, overflow: 'destroy' });
     if (body.kind === 'too-large') {
-      throw new ToolFailure('malformed_response', `upstream answer is larger than ${MAX_RESPONSE_BYTES} bytes`, {
+      throw new ToolFailure('malformed_response', `upstream answer is larger than ${options.maxBytes} bytes (SVC_MAX_RESPONSE_BYTES)`, {
         httpStatus: res.statusCode,
       });
     }

@@ -2,10 +2,10 @@ import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { AnyOperation } from '../catalogue/types.js';
 import { executePrepared, prepare, signRequest, type ExecutorDeps } from '../gateway/executor.js';
 import { confirmDestructiveCall } from './confirmation.js';
-import { dryRunOutput, dryRunResult } from './dry-run.js';
+import { dryRunOutput, dryRunReply } from './dry-run.js';
 import { toJsonSchema } from './json-schema.js';
 import { acceptsDryRun, safetyProperties, takeSafetyArgs } from './safety-args.js';
-import { jsonResult, runToolCall, textResult, type CallFrame } from './tool-call.js';
+import { runToolCall, type CallFrame } from './tool-call.js';
 import type { ToolHandler } from './tool-registry.js';
 
 /**
@@ -45,14 +45,13 @@ export function catalogueTool(op: AnyOperation, definition: Tool, deps: Executor
     definition,
     facts: { name: op.name, readOnly: op.annotations.readOnlyHint, services: [op.service] },
     call: (args, extra, session) =>
-      runToolCall(frame, op.name, async () => {
+      runToolCall(frame, op.name, extra.signal, async (signal) => {
         const { safety, rest } = takeSafetyArgs(op, args);
         const call = prepare(op, rest, deps);
-        if (safety.dryRun) return { result: dryRunResult(signRequest(call, deps), frame.secrets) };
+        if (safety.dryRun) return { reply: dryRunReply(signRequest(call, deps)) };
         if (session.confirmDestructive) await confirmDestructiveCall(op, call.args, safety.confirm, session.channel);
-        const { answer, meta } = await executePrepared(call, deps, { signal: extra.signal });
-        const result = answer.kind === 'text' ? textResult(answer.value, frame.secrets) : jsonResult(answer.value, frame.secrets);
-        return { result, meta };
+        const { answer, meta } = await executePrepared(call, deps, { signal });
+        return { reply: answer.kind === 'text' ? { text: answer.value } : { json: answer.value, paging: op.paging }, meta };
       }),
   };
 }

@@ -1,8 +1,7 @@
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import * as z from 'zod';
 import { CREDENTIAL_HEADERS } from '../gateway/auth.js';
 import type { OutgoingRequest } from '../gateway/http.js';
-import { jsonResult } from './tool-call.js';
+import type { Reply } from './tool-call.js';
 
 /** What a dry run returns: the request exactly as it would be sent, with every credential redacted. */
 export const dryRunOutput = () =>
@@ -16,10 +15,10 @@ export const dryRunOutput = () =>
     })
     .describe('Only in a dry run: the request that would have been sent');
 
-export function dryRunResult(request: OutgoingRequest, secrets: readonly string[]): CallToolResult {
+export function dryRunReply(request: OutgoingRequest): Reply {
   const headers = Object.fromEntries(
     Object.entries(request.headers).map(([name, value]) => [name, CREDENTIAL_HEADERS.has(name.toLowerCase()) ? '[redacted]' : value]),
   );
   const body = request.body === undefined ? {} : { body: JSON.parse(request.body) as unknown };
-  return jsonResult({ dryRun: { method: request.method, url: request.url, headers, ...body, sent: false } }, secrets);
+  return { json: { dryRun: { method: request.method, url: request.url, headers, ...body, sent: false } } };
 }

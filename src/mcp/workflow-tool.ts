@@ -3,13 +3,13 @@ import * as z from 'zod';
 import { LANGUAGE_CODES, LANGUAGE_NAMES, SOURCE_CODES, translationIssues } from '../catalogue/translation-rules.js';
 import { createCompletion } from '../catalogue/textgen.js';
 import { translateText } from '../catalogue/translation.js';
-import { ToolFailure, type CallMeta } from '../gateway/errors.js';
+import { ToolFailure, abortedFailure, type CallMeta } from '../gateway/errors.js';
 import { execute, type ExecutorDeps } from '../gateway/executor.js';
 import { formatIssues } from '../gateway/validation.js';
 import { chunkText } from './chunking.js';
 import { toJsonSchema } from './json-schema.js';
 import { SUMMARY_LENGTHS, generatedPart, summaryCue, summaryParameters, summaryPrompt } from './summary-prompt.js';
-import { jsonResult, runToolCall, type CallFrame } from './tool-call.js';
+import { runToolCall, type CallFrame, type Reply } from './tool-call.js';
 import type { ToolExtra, ToolHandler } from './tool-registry.js';
 
 export const WORKFLOW_TOOL_NAME = 'translate_and_summarize';
@@ -59,7 +59,7 @@ export const workflowDefinition = (): Tool => ({
   title: 'Translate and summarize text',
   description:
     'Translates text of any length (calls of at most 5000 chars, split at sentence boundaries), then summarizes ' +
-    'it in the target language. Reports progress; cancellable.',
+    'it in the target language. One deadline for all calls; reports progress; cancellable.',
   inputSchema: toJsonSchema(input, 'input') as Tool['inputSchema'],
   outputSchema: toJsonSchema(output, 'output') as Tool['outputSchema'],
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: false, openWorldHint: true },
@@ -69,7 +69,11 @@ export const workflowDefinition = (): Tool => ({
  * The translate-and-summarize flow as one tool call, for pipelines without an orchestrating model. Every step
  * goes through the one executor (validation, auth, retries, timeouts), with the client's cancellation signal.
  */
-export function translateAndSummarizeTool(definition: Tool, deps: ExecutorDeps, frame: CallFrame): ToolHandler {
+export function translateAndSummarizeTool(
+  definition: Tool,
+  deps: ExecutorDeps,
+  frame: CallFrame,
+): ToolHandler {
   return {
     definition,
     facts: { name: WORKFLOW_TOOL_NAME, readOnly: true, services: [translateText.service, createCompletion.service] },
@@ -78,6 +82,9 @@ export function translateAndSummarizeTool(definition: Tool, deps: ExecutorDeps, 
       const failedAt = (f: ToolFailure) => `${WORKFLOW_TOOL_NAME} failed at step "${step}" [${f.code}]: ${f.message}`;
       const meta: CallMeta = { attempts: 0, delivery: 'no', durationMs: 0 };
       const started = deps.now();
+      // One deadline for the whole flow: each step gets what is left of it (and never more than SVC_TIMEOUT_MS).
+      const deadline = { at: started + deps.config.limits.workflowTimeoutMs, setting: 'SVC_WORKFLOW_TIMEOUT_MS' };
+      const left = () => `${Math.max(0, Math.ceil((deadline.at - deps.now()) / 1000))} s left`;
       /** Runs one step through the executor, adding what it did on the wire to the call's meta. */
       const run = async <T>(work: Promise<{ meta: CallMeta } & T>): Promise<T> => {
         try {
@@ -98,19 +105,21 @@ export function translateAndSummarizeTool(definition: Tool, deps: ExecutorDeps, 
       return runToolCall(
         frame,
         WORKFLOW_TOOL_NAME,
-        async () => {
+        extra.signal,
+        async (signal) => {
           const parsed = input.safeParse(rawArgs ?? {});
           if (!parsed.success) throw new ToolFailure('invalid_input', formatIssues(parsed.error.issues));
           const args = parsed.data;
-          const chunks = chunkText(args.text.trim(), { source: args.source, target: args.target });
+          const source = args.text.trim();
+          const chunks = chunkText(source, { source: args.source, target: args.target });
           const progress = progressReporter(extra, chunks.length + 1);
 
           const pieces: string[] = [];
           let detected: string | undefined;
           for (const [i, chunk] of chunks.entries()) {
             step = chunks.length === 1 ? 'translate' : `translate chunk ${i + 1} of ${chunks.length}`;
-            stopIfCancelled(extra.signal);
-            await progress(i, `translating chunk ${i + 1} of ${chunks.length}`);
+            stopIfCancelled(signal);
+            await progress(i, `translating chunk ${i + 1} of ${chunks.length} (${left()})`);
             const text = chunk.trim();
             const trailing = chunk.slice(chunk.trimEnd().length);
             const { answer } = await run(
@@ -118,7 +127,7 @@ export function translateAndSummarizeTool(definition: Tool, deps: ExecutorDeps, 
                 translateText,
                 { source: args.source, target: args.target, text, honorific: args.honorific, glossaryKey: args.glossaryKey },
                 deps,
-                { signal: extra.signal },
+                { signal, deadline },
               ),
             );
             const { translatedText, srcLangType } = answer.value.message.result;
@@ -128,26 +137,27 @@ export function translateAndSummarizeTool(definition: Tool, deps: ExecutorDeps, 
           const translated = pieces.join('').trim();
 
           step = 'summarize';
-          stopIfCancelled(extra.signal);
+          stopIfCancelled(signal);
           // Each step is reported when it starts (progress = steps done so far): a notification sent right before the
           // result can reach the client in the same read as the result, after which the SDK client has already
           // dropped the progress handler.
-          await progress(chunks.length, 'summarizing');
+          await progress(chunks.length, `summarizing (${left()})`);
           const language = LANGUAGE_NAMES[args.target];
           const prompt = summaryPrompt(translated, language, args.length);
           const { answer } = await run(
             execute(createCompletion, { ...summaryParameters(args.length), text: prompt, includeAiFilters: false }, deps, {
-              signal: extra.signal,
+              signal,
+              deadline,
             }),
           );
           const completion = answer.value.result;
           if (completion?.text === undefined) {
             throw new ToolFailure('unexpected_response', 'the completion answer has no result.text');
           }
-
+          const summary = generatedPart(completion.text, prompt, summaryCue(language));
           const output: WorkflowOutput = {
             translation: translated,
-            summary: generatedPart(completion.text, prompt, summaryCue(language)),
+            summary,
             chunks: chunks.length,
             sourceLanguage: detected ?? args.source,
             targetLanguage: args.target,
@@ -158,12 +168,37 @@ export function translateAndSummarizeTool(definition: Tool, deps: ExecutorDeps, 
             stopReason: completion.stopReason,
           };
           meta.durationMs = deps.now() - started;
-          return { result: jsonResult(output, frame.secrets), meta };
+          return { reply: fitTranslation(output, pieces, chunks, frame.maxResultBytes), meta };
         },
         failedAt,
       );
     },
   };
+}
+
+/**
+ * The result holds the translation once, in structured content, and says in words where it is. When the whole
+ * translation does not fit in a result, it keeps whole translated pieces from the start, and says which part of the
+ * source text the rest came from, so that it can be translated with translation_translate_text.
+ */
+function fitTranslation(output: WorkflowOutput, pieces: readonly string[], chunks: readonly string[], maxBytes: number): Reply {
+  const words = (note: string) =>
+    `Summary (${LANGUAGE_NAMES[output.targetLanguage as keyof typeof LANGUAGE_NAMES] ?? output.targetLanguage}):\n${output.summary}\n\n${note}`;
+  const whole = `The whole translation (${output.translation.length} characters, ${output.chunks} translation calls) is in structuredContent.translation.`;
+  const size = (value: object, note: string) => Buffer.byteLength(JSON.stringify(value), 'utf8') + Buffer.byteLength(words(note), 'utf8');
+  if (size(output, whole) <= maxBytes) return { json: output, text: words(whole) };
+  let kept = pieces.length;
+  const partial = () => ({ ...output, translation: pieces.slice(0, kept).join('').trim() });
+  const omitted = () => {
+    const from = chunks.slice(0, kept).join('').length;
+    return (
+      `structuredContent.translation holds the translation of the first ${kept} of ${chunks.length} pieces (source characters ` +
+      `1-${from}); the rest (characters ${from + 1}-${chunks.join('').length} of the source text) was left out to fit ` +
+      'SVC_MAX_RESULT_BYTES: translate it with translation_translate_text.'
+    );
+  };
+  while (kept > 0 && size(partial(), omitted()) > maxBytes) kept -= 1;
+  return { json: partial(), text: words(omitted()) };
 }
 
 /** notifications/progress after each step, only when the request asked for them (a progressToken in _meta). */
@@ -180,7 +215,9 @@ function progressReporter(extra: ToolExtra, total: number) {
 }
 
 function stopIfCancelled(signal: AbortSignal): void {
-  if (signal.aborted) throw new ToolFailure('cancelled', 'the call was cancelled by the client; no further requests were sent');
+  if (!signal.aborted) return;
+  const failure = abortedFailure(signal, 'no');
+  throw failure.withMessage(`${failure.message}; no further requests were sent`);
 }
 
 /** A token count: the service's length field, else the length of its token list; undefined when neither is given. */

@@ -35,6 +35,7 @@ function deps(timeoutMs = 10_000): ExecutorDeps {
       },
       streamingRegion: 'KR',
       timeoutMs,
+      limits: { maxConcurrentCalls: 16, maxResponseBytes: 1024 * 1024, maxResultBytes: 100_000, workflowTimeoutMs: 180_000 },
     },
     upstream: upstreamOf(agent),
     now: () => Date.now(),
@@ -184,12 +185,18 @@ describe('the deadline', () => {
     expect(elapsed).toBe(1000);
   });
 
-  it('a caller can set its own deadline (a workflow step)', async () => {
+  it('a caller can set an earlier deadline of its own (a workflow step), named in the timeout', async () => {
     pool().intercept({ path: TOKENIZER, method: 'GET' }).reply(200, LANGUAGES, { headers: JSON_HEADERS }).delay(5000);
-    const { failure, elapsed } = await run(listTokenizerLanguages, {}, deps(30_000), { deadline: Date.now() + 1500 });
+    const deadline = { at: Date.now() + 1500, setting: 'SVC_WORKFLOW_TIMEOUT_MS' };
+    const { failure, elapsed } = await run(listTokenizerLanguages, {}, deps(30_000), { deadline });
     expect(failure?.code).toBe('timeout');
-    expect(failure?.message).toMatch(/the deadline of the call/);
+    expect(failure?.message).toMatch(/within the call's deadline \(SVC_WORKFLOW_TIMEOUT_MS\)/);
     expect(elapsed).toBe(1500);
+    // A later one does not extend SVC_TIMEOUT_MS.
+    pool().intercept({ path: TOKENIZER, method: 'GET' }).reply(200, LANGUAGES, { headers: JSON_HEADERS }).delay(5000);
+    const later = await run(listTokenizerLanguages, {}, deps(1000), { deadline: { at: Date.now() + 60_000, setting: 'X' } });
+    expect(later.failure?.message).toMatch(/within 1000 ms \(SVC_TIMEOUT_MS\)/);
+    expect(later.elapsed).toBe(1000);
   });
 });
 

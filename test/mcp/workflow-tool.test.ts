@@ -67,7 +67,12 @@ describe('translate_and_summarize tool', () => {
     const tokens = out.tokens as { input: number; output: number };
     expect(tokens.input).toBeGreaterThan(0);
     expect(tokens.output).toBeGreaterThan(0);
-    expect(JSON.parse((result.content as { text: string }[])[0]!.text)).toEqual(out);
+    // The translation appears once (structured); the text says the summary in words and where the translation is.
+    const text = (result.content as { text: string }[])[0]!.text;
+    expect(text).toBe(
+      `Summary (Korean):\n${out.summary as string}\n\nThe whole translation (${(out.translation as string).length} characters, 1 translation calls) is in structuredContent.translation.`,
+    );
+    expect(text).not.toContain(out.translation as string);
 
     expect(translations()).toEqual([{ source: 'en', target: 'ko', text: 'Hello. Thank you.' }]);
     const [completion] = completions();
@@ -109,12 +114,14 @@ describe('translate_and_summarize tool', () => {
     expect(completions()).toHaveLength(1);
     expect(completions()[0]).toMatchObject({ maxTokens: 120 });
     // Each step is reported when it starts (progress = steps done, strictly increasing); the result ends the flow.
-    expect(progress.map((p) => [p.progress, p.total, p.message])).toEqual([
-      [0, 4, 'translating chunk 1 of 3'],
-      [1, 4, 'translating chunk 2 of 3'],
-      [2, 4, 'translating chunk 3 of 3'],
-      [3, 4, 'summarizing'],
+    // The messages say how much of the flow's deadline is left (SVC_WORKFLOW_TIMEOUT_MS, 180 s by default).
+    expect(progress.map((p) => [p.progress, p.total, p.message?.replace(/\(\d+ s left\)/, '(N s left)')])).toEqual([
+      [0, 4, 'translating chunk 1 of 3 (N s left)'],
+      [1, 4, 'translating chunk 2 of 3 (N s left)'],
+      [2, 4, 'translating chunk 3 of 3 (N s left)'],
+      [3, 4, 'summarizing (N s left)'],
     ]);
+    expect(Number(/\((\d+) s left\)/.exec(progress[0]!.message!)![1])).toBeGreaterThan(170);
   });
 
   // Issue 9: the chunker counts as the E3 tool counts, so every piece it sends passes E3's own check.
@@ -207,5 +214,32 @@ describe('translate_and_summarize tool', () => {
     expect((translate.content as { text: string }[])[0]!.text).toMatch(/failed at step "translate chunk 1 of 3"/);
     expect(translations()).toHaveLength(1);
     expect(completions()).toHaveLength(0);
+  });
+});
+
+describe('translate_and_summarize result size', () => {
+  it('keeps whole translated pieces within SVC_MAX_RESULT_BYTES and says which part of the source was left out', async () => {
+    const small = await connect({ env: { SVC_MAX_RESULT_BYTES: '16000' } });
+    try {
+      const { text } = longArticle();
+      const result = await small.client.callTool({ name: 'translate_and_summarize', arguments: { text, target: 'ja', source: 'en' } });
+      expect(result.isError).toBeFalsy();
+      expect(Buffer.byteLength(JSON.stringify(result), 'utf8')).toBeLessThanOrEqual(16000);
+      const out = result.structuredContent as { translation: string; chunks: number; summary: string };
+      expect(out.chunks).toBe(3);
+      const words = (result.content as { text: string }[])[0]!.text;
+      expect(words).toMatch(/^Summary \(Japanese\):\n/);
+      const range = /translation of the first (\d) of 3 pieces \(source characters 1-(\d+)\); the rest \(characters (\d+)-(\d+) of the source text\) was left out to fit SVC_MAX_RESULT_BYTES: translate it with translation_translate_text\./.exec(words);
+      expect(range, words).not.toBeNull();
+      const [kept, end, from, to] = range!.slice(1).map(Number);
+      expect(kept).toBeLessThan(3);
+      expect(from).toBe(end! + 1);
+      expect(to).toBe(text.length);
+      // What was kept is the translation of whole pieces, from the start.
+      expect(out.translation.length).toBeGreaterThan(0);
+      expect(words).not.toContain(out.translation);
+    } finally {
+      await small.close();
+    }
   });
 });
