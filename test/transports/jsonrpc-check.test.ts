@@ -1,0 +1,34 @@
+import { describe, expect, it } from 'vitest';
+import { INVALID_REQUEST, errorAnswer, invalidMessage } from '../../src/transports/jsonrpc-check.js';
+
+describe('invalidMessage', () => {
+  it('lets requests, notifications and responses with string or integer ids through', () => {
+    expect(invalidMessage({ jsonrpc: '2.0', id: 1, method: 'ping' })).toBeUndefined();
+    expect(invalidMessage({ jsonrpc: '2.0', id: 'a-1', method: 'tools/list', params: {} })).toBeUndefined();
+    expect(invalidMessage({ jsonrpc: '2.0', method: 'notifications/initialized' })).toBeUndefined();
+    expect(invalidMessage({ jsonrpc: '2.0', id: 7, result: { action: 'accept' } })).toBeUndefined();
+  });
+
+  it.each([
+    ['a batch', [{ jsonrpc: '2.0', id: 1, method: 'ping' }], /batches are not supported/],
+    ['an empty batch', [], /batches are not supported/],
+    ['a number', 42, /must be a JSON object/],
+    ['null', null, /must be a JSON object/],
+    ['no jsonrpc', { id: 1, method: 'ping' }, /"jsonrpc" must be "2.0"/],
+    ['no method', { jsonrpc: '2.0', id: 1 }, /needs a "method"/],
+    ['a method that is a number', { jsonrpc: '2.0', id: 1, method: 5 }, /"method" must be a string/],
+    ['id null', { jsonrpc: '2.0', id: null, method: 'ping' }, /"id" must be a string or an integer/],
+    ['id an object', { jsonrpc: '2.0', id: { a: 1 }, method: 'ping' }, /"id"/],
+    ['id an array', { jsonrpc: '2.0', id: [1], method: 'ping' }, /"id"/],
+    ['id 1.5', { jsonrpc: '2.0', id: 1.5, method: 'ping' }, /"id"/],
+    ['id true', { jsonrpc: '2.0', id: true, method: 'ping' }, /"id"/],
+  ])('refuses %s as an invalid request', (_, message, why) => {
+    const error = invalidMessage(message);
+    expect(error?.code).toBe(INVALID_REQUEST);
+    expect(error?.message).toMatch(why);
+  });
+
+  it('answers with id null', () => {
+    expect(JSON.parse(errorAnswer({ code: -32700, message: 'Parse error' }))).toEqual({ jsonrpc: '2.0', id: null, error: { code: -32700, message: 'Parse error' } });
+  });
+});
