@@ -95,13 +95,14 @@ export function createServerFactory(config: Config, deps: ServerDeps): ServerFac
       { name: SERVER_NAME, title: 'Platform services', version: SERVER_VERSION },
       {
         instructions: narrowing ? instructionsFor(policy) : processInstructions,
-        capabilities: { logging: {} },
         jsonSchemaValidator,
       },
     );
     registerTools(server.server, handlers, { policy, confirmDestructive, elicitation: !stateless });
     registerResources(server);
     registerPrompts(server);
+    // The lists of resources and prompts never change while a server runs (the SDK declares listChanged: true).
+    server.server.registerCapabilities({ resources: { listChanged: false }, prompts: { listChanged: false } });
     return server;
   };
   return Object.assign(factory, { calls: frame.calls });

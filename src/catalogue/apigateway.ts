@@ -49,8 +49,8 @@ export const listProducts = defineOperation({
   auth: 'gateway-signature',
   input: () =>
     z.strictObject({
-      offset: long(0).optional().describe('First item; string above 2^53-1'),
-      limit: long(1).optional().describe('Max items; string above 2^53-1'),
+      offset: long(0).optional().describe('First item; as a decimal string up to 2^63-1'),
+      limit: long(1).optional().describe('Max items; as a decimal string up to 2^63-1'),
       productName: z.string().max(100).optional().describe('Name filter'),
       isPublished: z.boolean().optional(),
       subscriptionCode: z.enum(['PUBLIC', 'PROTECTED']).optional().describe('PROTECTED needs publisher approval'),

@@ -10,6 +10,7 @@ export const checkAppName = defineOperation({
   method: 'POST',
   path: '/api/v2/apps/checkAvailableName',
   auth: 'gateway-signature',
+  envelope: 'success-flag',
   input: () =>
     z.strictObject({
       accountId: z

@@ -1,6 +1,23 @@
 import * as z from 'zod';
 
 /**
+ * Bounds of this server's own where the spec sets none, so that no argument can be of any size: generous for any
+ * real use, and stated in the README ("Limits") as the server's, not the platform's.
+ */
+export const SERVER_LIMITS = {
+  /** E12 `text`. */
+  promptChars: 100_000,
+  /** E12 `stopBefore`. */
+  stopSequences: 100,
+  stopSequenceChars: 1000,
+  /** E13 `document`, as JSON. */
+  documentBytes: 1024 * 1024,
+} as const;
+
+/** Marks an integer whose 2^53-1 bound is the rule itself (E7), not zod's implicit one: its JSON Schema keeps it. */
+export const EXACT_BOUNDS = { exactBounds: true } as const;
+
+/**
  * Path parameters are percent-encoded when sent; `.`, `..` and empty values never reach the wire (a path parameter
  * must not reach another endpoint). The JSON Schema shows minLength 1; the dot rule is checked in code, since no
  * real id is a dot and the schema is read by the model on every turn.
@@ -20,18 +37,19 @@ export const streamingRegion = () =>
   z
     .enum(Object.keys(STREAMING_REGIONS) as [StreamingRegion, ...StreamingRegion[]])
     .optional()
-    .describe('Default SVC_STREAMING_REGION or KR');
+    .describe('Default: SVC_STREAMING_REGION');
 
 /**
- * A 64-bit "Long" (E7). JSON numbers are exact only up to 2^53-1, so larger values are taken as decimal
- * strings and sent verbatim; nothing is ever rounded.
+ * A 64-bit "Long" (E7): an integer up to 2^53-1 (where JSON numbers stop being exact, so the schema says so with
+ * `maximum`), or a decimal string up to 2^63-1, sent verbatim; nothing is ever rounded. The range of the string is
+ * checked only once its pattern holds, so no input reaches BigInt that it cannot read.
  */
-export const INT64_MAX = 9223372036854775807n;
+const INT64_MAX = 9223372036854775807n;
 export const long = (min: 0 | 1) =>
   z.union([
-    z.int({ error: (issue) => (issue.code === 'too_big' ? 'above 2^53-1: pass it as a decimal string' : undefined) }).min(min),
+    z.int().min(min).max(Number.MAX_SAFE_INTEGER).meta(EXACT_BOUNDS),
     z
       .string()
       .regex(min === 0 ? /^\d{1,19}$/ : /^(?!0+$)\d{1,19}$/, `must be a decimal integer string >= ${min}`)
-      .refine((s) => BigInt(s) <= INT64_MAX, 'must be at most 9223372036854775807'),
+      .refine((s) => !/^\d{1,19}$/.test(s) || BigInt(s) <= INT64_MAX, 'must be at most 9223372036854775807'),
   ]);

@@ -19,6 +19,8 @@ export const reverseGeocode = defineOperation({
   path: '/map-reversegeocode/v2/gc',
   auth: 'app-key-lower',
   mayAnswerText: true,
+  // The spec's sample addresses write the codes in lower case (epsg:4326).
+  upperCase: ['sourcecrs', 'targetcrs'],
   envelope: 'maps-status',
   input: () =>
     z
@@ -27,8 +29,8 @@ export const reverseGeocode = defineOperation({
           .string()
           .regex(/^-?\d+(?:\.\d+)?,-?\d+(?:\.\d+)?$/, 'must be "x,y" (e.g. 127.1054,37.3595)')
           .describe('"x,y"; lon,lat for EPSG:4326'),
-        sourcecrs: z.enum(CRS_CODES).optional().meta({ description: 'Input CRS', default: 'EPSG:4326' }),
-        targetcrs: z.enum(CRS_CODES).optional().meta({ description: 'Output CRS', default: 'EPSG:4326' }),
+        sourcecrs: z.enum(CRS_CODES).optional().meta({ description: 'Input CRS, any case', default: 'EPSG:4326' }),
+        targetcrs: z.enum(CRS_CODES).optional().meta({ description: 'Output CRS, any case', default: 'EPSG:4326' }),
         orders: z
           .string()
           .regex(new RegExp(`^${ORDER}(?:,${ORDER})*$`), `must be a comma list of ${ORDER_TYPES.join(', ')}`)

@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { pathSegment } from './fields.js';
+import { SERVER_LIMITS, pathSegment } from './fields.js';
 import { defineOperation } from './types.js';
 
 export const TOKENIZER_LANGUAGES = [
@@ -40,7 +40,12 @@ export const updateSchema = defineOperation({
   input: () =>
     z.strictObject({
       name: pathSegment('Domain name'),
-      document: schemaDocument().describe('The whole new schema'),
+      document: schemaDocument()
+        .refine(
+          (doc) => Buffer.byteLength(JSON.stringify(doc), 'utf8') <= SERVER_LIMITS.documentBytes,
+          `must be at most ${SERVER_LIMITS.documentBytes} bytes as JSON`,
+        )
+        .describe('The whole new schema'),
     }),
   output: () => z.looseObject({ result: z.string().optional() }),
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: true },

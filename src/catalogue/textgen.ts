@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { SERVER_LIMITS } from './fields.js';
 import { defineOperation } from './types.js';
 
 export const AI_FILTERS = [
@@ -20,13 +21,18 @@ export const createCompletion = defineOperation({
   input: () =>
     z.strictObject({
       model: z.enum(['LK-D2']).default('LK-D2'),
-      text: z.string().min(1).describe('Prompt'),
+      // The spec sets no length: these bounds are this server's (README, "Limits").
+      text: z.string().min(1).max(SERVER_LIMITS.promptChars).describe('Prompt'),
       maxTokens: z.int().min(1).max(2048).default(100).describe('Max output tokens'),
       temperature: z.number().gt(0).max(1).default(0.5).describe('Randomness'),
       topK: z.int().min(0).max(128).default(0),
       topP: z.number().gt(0).max(1).default(0.8).describe('Nucleus sampling'),
       repeatPenalty: z.number().gt(0).max(10).default(5),
-      stopBefore: z.array(z.string().min(1)).default([]).describe('Stop before any of these'),
+      stopBefore: z
+        .array(z.string().min(1).max(SERVER_LIMITS.stopSequenceChars))
+        .max(SERVER_LIMITS.stopSequences)
+        .default([])
+        .describe('Stop before any of these'),
       start: z.string().optional().describe('Appended after the input'),
       restart: z.string().optional().describe('Appended after the output'),
       includeTokens: z.boolean().optional(),

@@ -106,6 +106,8 @@ export interface Operation<
   confirmation?: Confirmation<z.output<Input>>;
   /** How to get the rest of a list the result had to shorten (e.g. "page on with offset and limit"). */
   paging?: string;
+  /** Arguments whose values are taken in any case: upper-cased before the checks (E5's coordinate codes). */
+  upperCase?: readonly (keyof z.input<Input> & string)[];
 }
 
 export type AnyOperation = Operation<z.ZodObject, z.ZodObject, boolean>;

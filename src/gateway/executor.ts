@@ -8,6 +8,7 @@ import { ToolFailure, abortedFailure, type CallMeta, type Delivery } from './err
 
 export type { CallMeta } from './errors.js';
 import { send, type OutgoingRequest, type Upstream } from './http.js';
+import { normaliseArguments } from './arguments.js';
 import { buildRequest, type BuiltRequest } from './request.js';
 import { interpretResponse } from './response.js';
 import { formatIssues } from './validation.js';
@@ -26,6 +27,8 @@ export interface ExecutorDeps {
 export interface CallOptions {
   /** The client's cancellation. */
   signal?: AbortSignal;
+  /** Told of what the caller may want to know while the call runs: a retry and its wait, a deprecation. */
+  note?: (level: 'notice' | 'warning', message: string) => void;
   /** When the call must end, and the setting that says so; by default SVC_TIMEOUT_MS from now. */
   deadline?: { at: number; setting: string };
 }
@@ -49,7 +52,7 @@ const BASE_BACKOFF_MS = 200;
 /** Validates and builds a call, or throws the ToolFailure that says why nothing can be sent. Pure but for config. */
 export function prepare<Op extends AnyOperation>(op: Op, rawArgs: unknown, deps: Pick<ExecutorDeps, 'config'>): PreparedCall<Op> {
   // reportInput lets the error say "required" when a field is missing rather than only what was expected.
-  const parsed = op.input.safeParse(rawArgs ?? {}, { reportInput: true });
+  const parsed = op.input.safeParse(normaliseArguments(op, rawArgs ?? {}), { reportInput: true });
   if (!parsed.success) throw new ToolFailure('invalid_input', formatIssues(parsed.error.issues));
   const args = parsed.data as OperationInput<Op>;
   const { baseUrl, credential } = resolveTarget(deps.config, op.service, op.auth);
@@ -127,6 +130,7 @@ async function run<Op extends AnyOperation>(
         meta.delivery = 'yes';
         meta.status = answered.status;
         const raw = { ...answered, text: new Redactor(sent, CREDENTIAL_HEADERS).redact(answered.text) };
+        if (answered.deprecation) options.note?.('notice', `${op.name}: the upstream marks ${call.built.uri.split('?')[0]} as deprecated (${answered.deprecation})`);
         const answer = interpretResponse(op, raw);
         meta.durationMs = deps.now() - started;
         return { answer, meta };
@@ -142,6 +146,7 @@ async function run<Op extends AnyOperation>(
           deps.now() + wait < deadline &&
           !options.signal?.aborted;
         if (!again) throw withOutcome(op, error, meta);
+        options.note?.('warning', `${op.name}: ${error.message.replace(/\.$/, '')}; attempt ${meta.attempts + 1} of ${MAX_ATTEMPTS} in ${Math.round(wait)} ms`);
         await sleep(wait, options.signal);
       }
     }

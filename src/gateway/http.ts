@@ -85,6 +85,8 @@ export interface RawResponse {
   contentType: string;
   text: string;
   retryAfterMs?: number;
+  /** The Deprecation and Sunset headers (RFC 9745, RFC 8594), when the upstream sends them. */
+  deprecation?: string;
 }
 
 export interface SendOptions {
@@ -140,14 +142,27 @@ export async function send(upstream: Upstream, req: OutgoingRequest, options: Se
     return {
       status: res.statusCode,
       contentType: String(res.headers['content-type'] ?? ''),
-      text: body.bytes.toString('utf8'),
+      text: decode(body.bytes, res.statusCode, res.headers['content-encoding']),
       retryAfterMs: retryAfter(res.headers['retry-after'], options.now()),
+      ...deprecation(res.headers),
     };
   } catch (error) {
     if (error instanceof ToolFailure) throw error;
     throw failure(error);
   } finally {
     clearTimeout(timer);
+  }
+}
+
+/** Every answer is text (JSON, XML, JSONP): bytes that are not UTF-8 (compressed, binary) are an error, not a result. */
+function decode(bytes: Buffer, status: number, encoding: string | string[] | undefined): string {
+  try {
+    return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+  } catch {
+    const how = encoding ? ` (Content-Encoding: ${String(encoding)}, which was not asked for)` : '';
+    throw new ToolFailure('malformed_response', `upstream answered HTTP ${status} with ${bytes.length} bytes that are not UTF-8 text${how}`, {
+      httpStatus: status,
+    });
   }
 }
 
@@ -177,6 +192,11 @@ function connectionFailure(error: unknown, origin: string, answered: boolean): T
     retryable: RETRYABLE_CONNECTION_CODES.has(code),
     delivery,
   });
+}
+
+function deprecation(headers: Record<string, string | string[] | undefined>): { deprecation?: string } {
+  const said = ['deprecation', 'sunset'].filter((name) => headers[name] !== undefined).map((name) => `${name}: ${String(headers[name]).slice(0, 100)}`);
+  return said.length > 0 ? { deprecation: said.join(', ') } : {};
 }
 
 /** Retry-After is seconds or an HTTP date. */

@@ -42,7 +42,7 @@ export function buildRequest(
   let query = '';
   let body: string | undefined;
   if (op.method === 'GET' || op.method === 'DELETE') {
-    query = rest.map(([name, value]) => `${encodeStrict(name)}=${encodeStrict(String(value))}`).join('&');
+    query = rest.map(([name, value]) => `${encodeStrict(name, name)}=${encodeStrict(name, String(value))}`).join('&');
   } else if (rest.length > 0) {
     body = JSON.stringify(Object.fromEntries(rest));
   }
@@ -56,13 +56,19 @@ function encodeSegment(name: string, value: unknown): string {
   if (text === '' || text === '.' || text === '..') {
     throw new ToolFailure('invalid_input', `${name}: must not be empty, "." or ".."`);
   }
-  return encodeStrict(text);
+  return encodeStrict(name, text);
 }
 
 /**
  * RFC 3986 percent-encoding: encodeURIComponent plus `!'()*`. undici re-parses the URL with WHATWG rules, which
  * turn `'` in a query into `%27`; encoding these up front keeps the signed URI identical to the one on the wire.
  */
-function encodeStrict(text: string): string {
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+function encodeStrict(field: string, text: string): string {
+  // A lone surrogate has no UTF-8 form, so no URL can carry it.
+  if (LONE_SURROGATE.test(text)) {
+    throw new ToolFailure('invalid_input', `invalid arguments (nothing was sent):\n- ${field}: must be valid Unicode text (it has a lone surrogate)`);
+  }
   return encodeURIComponent(text).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
 }

@@ -66,17 +66,26 @@ function parsedAnswer<Op extends AnyOperation>(op: Op, body: Json, res: RawRespo
   return { kind: 'json', value: check.data } as Answer<Op>;
 }
 
+/**
+ * A value of an upstream's error body, as words for a message: text as is, anything else as JSON, cut to a size a
+ * message can carry (a megabyte of `details` must not become a megabyte of tool error).
+ */
+function told(value: unknown, max = 500): string {
+  if (value === undefined || value === null) return '';
+  return snippet(typeof value === 'string' ? value : JSON.stringify(value), max);
+}
+
 /** `{"error":{"errorCode","message","details"}}`, the gateway's error body. */
 function gatewayError(body: Json): ((status: number) => ToolFailure) | undefined {
   const error = body.error;
   if (!isObject(error) || error.errorCode === undefined) return undefined;
-  const code = String(error.errorCode);
+  const code = told(error.errorCode, 40);
   const meaning = GATEWAY_ERROR_CODES[code];
-  const details = error.details ? ` Details: ${String(error.details)}` : '';
+  const details = error.details ? ` Details: ${told(error.details)}` : '';
   return (status) =>
     new ToolFailure(
       'upstream_error',
-      `gateway error ${code}${meaning ? ` (${meaning})` : ''}, HTTP ${status}: ${String(error.message ?? '')}.${details}`,
+      `gateway error ${code}${meaning ? ` (${meaning})` : ''}, HTTP ${status}: ${told(error.message)}.${details}`,
       { httpStatus: status, upstreamCode: code, retryable: RETRYABLE_GATEWAY_CODES.has(code) || status === 429 },
     );
 }
@@ -118,32 +127,41 @@ function httpFailure(res: RawResponse, parsed: unknown): ToolFailure {
 /** Service-specific error bodies: N2MT (translation), `status` (maps, text generation), `code`/`message`. */
 function ownError(body: Json): { code: string; message: string } | undefined {
   if (body.errorCode !== undefined) {
-    return { code: String(body.errorCode), message: String(body.errorMessage ?? body.message ?? '') };
+    return { code: told(body.errorCode, 40), message: told(body.errorMessage ?? body.message) };
   }
   if (isObject(body.status) && body.status.code !== undefined) {
     const { code, name, message } = body.status;
-    return { code: String(code), message: [name, message].filter(Boolean).map(String).join(': ') };
+    return { code: told(code, 40), message: [name, message].filter(Boolean).map((v) => told(v)).join(': ') };
   }
   if (body.code !== undefined && body.message !== undefined) {
-    return { code: String(body.code), message: String(body.message) };
+    return { code: told(body.code, 40), message: told(body.message) };
   }
   return undefined;
 }
 
 function checkEnvelope(op: AnyOperation, body: Json, status: number): void {
   const fail = (code: unknown, message: unknown) => {
-    throw new ToolFailure('upstream_error', `upstream error ${String(code)}, HTTP ${status}: ${String(message ?? '')}`, {
+    throw new ToolFailure('upstream_error', `upstream error ${told(code, 40)}, HTTP ${status}: ${told(message)}`, {
       httpStatus: status,
-      upstreamCode: String(code),
+      upstreamCode: told(code, 40),
     });
+  };
+  /** Whatever the body says beyond its code, when it has no message of its own. */
+  const rest = () => {
+    const { code: _, ...others } = body;
+    return Object.keys(others).length > 0 ? others : '(the answer says nothing more)';
   };
   const statusObject = isObject(body.status) ? body.status : {};
   switch (op.envelope) {
     case 'code-zero':
-      if (body.code !== undefined && Number(body.code) !== 0) fail(body.code, body.message);
+      if (body.code !== undefined && Number(body.code) !== 0) fail(body.code, body.message ?? rest());
       break;
     case 'code-success':
-      if (body.code !== undefined && body.code !== 'SUCCESS') fail(body.code, body.message ?? body.data);
+      if (body.code !== undefined && body.code !== 'SUCCESS') fail(body.code, body.message ?? rest());
+      break;
+    case 'success-flag':
+      // E9: `availableName: false` is an answer (the name is taken or invalid); `success: false` is a failed check.
+      if (body.success === false) fail('success=false', body.message ?? rest());
       break;
     case 'maps-status':
       // 0 ok and 3 "no results" are both successful answers.
@@ -175,7 +193,7 @@ function normaliseIntegers(value: unknown, names: ReadonlySet<string>): void {
   }
 }
 
-/** A short, single-line, tag-free excerpt of a body for error messages. */
+/** A short, single-line, tag-free excerpt of a body for error messages (the executor redacts the body before). */
 function snippet(text: string, max = 300): string {
   const flat = text
     .replace(/<(script|style)[\s\S]*?<\/\1>/gi, ' ')

@@ -50,7 +50,7 @@ export function catalogueTool(op: AnyOperation, definition: Tool, deps: Executor
         const call = prepare(op, rest, deps);
         if (safety.dryRun) return { reply: dryRunReply(signRequest(call, deps)) };
         if (session.confirmDestructive) await confirmDestructiveCall(op, call.args, safety.confirm, session.channel);
-        const { answer, meta } = await executePrepared(call, deps, { signal });
+        const { answer, meta } = await executePrepared(call, deps, { signal, note: session.note });
         return { reply: answer.kind === 'text' ? { text: answer.value } : { json: answer.value, paging: op.paging }, meta };
       }),
   };

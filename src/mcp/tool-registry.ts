@@ -10,6 +10,7 @@ import {
   type Tool,
 } from '@modelcontextprotocol/sdk/types.js';
 import type { ConfirmationChannel } from './confirmation.js';
+import { registerLogging, type Note } from './logging.js';
 import { whyDisabled, type ToolFacts, type ToolPolicy } from './tool-policy.js';
 
 export type ToolExtra = RequestHandlerExtra<ServerRequest, ServerNotification>;
@@ -19,6 +20,8 @@ export interface CallSession {
   /** Destructive calls need the user's confirmation (off with --no-confirm). */
   confirmDestructive: boolean;
   channel: ConfirmationChannel;
+  /** Tells the client what happens while the call runs (MCP log messages). */
+  note: Note;
 }
 
 export interface ToolHandler {
@@ -50,6 +53,7 @@ export function registerTools(server: Server, handlers: readonly ToolHandler[], 
       .map((h) => (options.confirmDestructive ? h.definition : withoutConfirm(h.definition))),
   };
   server.registerCapabilities({ tools: { listChanged: false } });
+  const noteFor = registerLogging(server);
   server.setRequestHandler(ListToolsRequestSchema, () => listing);
   server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
     const name = request.params.name;
@@ -66,7 +70,7 @@ export function registerTools(server: Server, handlers: readonly ToolHandler[], 
             server.elicitInput(params, { relatedRequestId: extra.requestId, signal: extra.signal, timeout: CONFIRMATION_TIMEOUT_MS }),
         }
       : {};
-    return handler.call(request.params.arguments, extra, { confirmDestructive: options.confirmDestructive, channel });
+    return handler.call(request.params.arguments, extra, { confirmDestructive: options.confirmDestructive, channel, note: noteFor(extra) });
   });
 }
 

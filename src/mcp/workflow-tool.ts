@@ -77,7 +77,7 @@ export function translateAndSummarizeTool(
   return {
     definition,
     facts: { name: WORKFLOW_TOOL_NAME, readOnly: true, services: [translateText.service, createCompletion.service] },
-    async call(rawArgs, extra) {
+    async call(rawArgs, extra, session) {
       let step = 'check arguments';
       const failedAt = (f: ToolFailure) => `${WORKFLOW_TOOL_NAME} failed at step "${step}" [${f.code}]: ${f.message}`;
       const meta: CallMeta = { attempts: 0, delivery: 'no', durationMs: 0 };
@@ -127,7 +127,7 @@ export function translateAndSummarizeTool(
                 translateText,
                 { source: args.source, target: args.target, text, honorific: args.honorific, glossaryKey: args.glossaryKey },
                 deps,
-                { signal, deadline },
+                { signal, deadline, note: session.note },
               ),
             );
             const { translatedText, srcLangType } = answer.value.message.result;
@@ -148,6 +148,7 @@ export function translateAndSummarizeTool(
             execute(createCompletion, { ...summaryParameters(args.length), text: prompt, includeAiFilters: false }, deps, {
               signal,
               deadline,
+              note: session.note,
             }),
           );
           const completion = answer.value.result;

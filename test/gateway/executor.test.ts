@@ -175,6 +175,23 @@ describe('retries', () => {
   });
 });
 
+describe('notes for the client', () => {
+  it('says when the upstream marks an endpoint deprecated, and before each retry what it waits for', async () => {
+    const notes: string[] = [];
+    pool().intercept({ path: TOKENIZER, method: 'GET' }).reply(503, 'busy');
+    pool()
+      .intercept({ path: TOKENIZER, method: 'GET' })
+      .reply(200, LANGUAGES, { headers: { ...JSON_HEADERS, deprecation: '@1767225600', sunset: 'Thu, 31 Dec 2026 00:00:00 GMT' } });
+    random = 0;
+    const { value } = await run(listTokenizerLanguages, {}, deps(), { note: (level, message) => notes.push(`${level}: ${message}`) });
+    expect(value?.meta.attempts).toBe(2);
+    expect(notes).toEqual([
+      'warning: search_list_tokenizer_languages: upstream answered HTTP 503: busy; attempt 2 of 3 in 100 ms',
+      'notice: search_list_tokenizer_languages: the upstream marks /CloudSearch/real/v1/tokenizer as deprecated (deprecation: @1767225600, sunset: Thu, 31 Dec 2026 00:00:00 GMT)',
+    ]);
+  });
+});
+
 describe('the deadline', () => {
   it('is one deadline over all attempts: slow failures and backoff end at SVC_TIMEOUT_MS, not beyond', async () => {
     for (let i = 0; i < 3; i++) pool().intercept({ path: TOKENIZER, method: 'GET' }).reply(503, 'busy').delay(600);

@@ -20,7 +20,7 @@ export type Reply =
   | {
       status?: number;
       headers?: Record<string, string>;
-      /** A string is sent as is; anything else as JSON (content type application/json unless given). */
+      /** A string or Buffer is sent as is; anything else as JSON (content type application/json unless given). */
       body?: unknown;
       /** Wait this long before answering. */
       delayMs?: number;
@@ -86,8 +86,8 @@ export async function startRecordingServer(): Promise<RecordingServer> {
     }
     const send = () => {
       const headers: Record<string, string> = { ...(reply.headers ?? {}) };
-      let text = '';
-      if (typeof reply.body === 'string') text = reply.body;
+      let text: string | Buffer = '';
+      if (typeof reply.body === 'string' || Buffer.isBuffer(reply.body)) text = reply.body;
       else if (reply.body !== undefined) {
         text = JSON.stringify(reply.body);
         if (!Object.keys(headers).some((h) => h.toLowerCase() === 'content-type')) {

@@ -52,7 +52,7 @@ it('ends every call at the flow deadline, named in the error, with the time left
   } as unknown as ToolExtra;
   const text = Array.from({ length: 200 }, (_, i) => `Sentence number ${i} talks about the harbour and the hills.`).join(' ');
   const started = Date.now();
-  const call = tool.call({ text, target: 'ko', source: 'en' }, extra, { confirmDestructive: true, channel: {} });
+  const call = tool.call({ text, target: 'ko', source: 'en' }, extra, { confirmDestructive: true, channel: {}, note: () => {} });
   await vi.advanceTimersByTimeAsync(5000);
   const result = await call;
 

@@ -7,6 +7,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startRecordingServer, type RecordedRequest, type Reply, type RecordingServer } from '../../helpers/recording-server.js';
 import { spawnServer, textOf, type SpawnedServer } from '../../helpers/spawn-server.js';
 import { CREDENTIALS, fullEnv } from '../../helpers/upstream.js';
+import { VALID } from '../../helpers/valid-args.js';
 
 let upstream: RecordingServer;
 let server: SpawnedServer;
@@ -37,26 +38,6 @@ beforeEach(() => {
 });
 
 /** Minimal valid arguments of each tool; each bad case changes one thing. */
-const VALID: Record<string, Record<string, unknown>> = {
-  streaming_list_config_groups: { kafkaVersionCode: 3050100 },
-  streaming_list_server_images: {},
-  translation_translate_text: { source: 'ko', target: 'en', text: '안녕하세요' },
-  dataflow_update_job_execution_options: {
-    jobId: 'job-1',
-    jobCondition: { nrn: 'nrn:job:1', scriptPath: 'obs://b/s/', logPath: 'obs://b/l/' },
-  },
-  maps_reverse_geocode: { coords: '127.1054,37.3595' },
-  apigateway_create_method_response: { productId: 'p1', apiId: 'a1', resourceId: 'r1', methodName: 'GET', statusCode: 200 },
-  apigateway_list_products: {},
-  datacatalog_run_scanner: { catalogId: 1, scannerId: 2 },
-  bigdata_check_app_name: { accountId: '7N42dgm5tFLK9N8MT7fHC7', name: 'my-app' },
-  recommendation_get_default_schema: { datasetType: 'user' },
-  recommendation_delete_service: { serviceId: 'svc-1', confirm: 'svc-1' },
-  textgen_create_completion: { text: 'Once upon a time' },
-  search_update_schema: { name: 'shop', document: { primarySectionName: 'body', sections: [], indexes: [] } },
-  search_list_tokenizer_languages: {},
-  kms_migrate_key: { keyTag: 'k1', targetRegion: 'KR', confirm: 'k1' },
-};
 
 const without = (args: Record<string, unknown>, key: string) => Object.fromEntries(Object.entries(args).filter(([k]) => k !== key));
 const withArgs = (tool: string, change: Record<string, unknown>) => ({ ...VALID[tool]!, ...change });
@@ -108,7 +89,7 @@ const ENUM_CASES: Case[] = [
   ['translation_translate_text', withArgs('translation_translate_text', { target: 'auto' }), 'target', ENUM],
   ['translation_translate_text', withArgs('translation_translate_text', { target: 'pt' }), 'target', ENUM],
   ['maps_reverse_geocode', withArgs('maps_reverse_geocode', { sourcecrs: 'EPSG:5179' }), 'sourcecrs', ENUM],
-  ['maps_reverse_geocode', withArgs('maps_reverse_geocode', { targetcrs: 'epsg:4326' }), 'targetcrs', ENUM],
+  ['maps_reverse_geocode', withArgs('maps_reverse_geocode', { targetcrs: 'epsg:5179' }), 'targetcrs', ENUM],
   ['maps_reverse_geocode', withArgs('maps_reverse_geocode', { output: 'html' }), 'output', ENUM],
   ['maps_reverse_geocode', withArgs('maps_reverse_geocode', { orders: 'legalcode,roadname' }), 'orders', /legalcode, admcode, addr, roadaddr/],
   ['maps_reverse_geocode', withArgs('maps_reverse_geocode', { orders: '' }), 'orders', /legalcode, admcode, addr, roadaddr/],
