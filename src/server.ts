@@ -16,7 +16,8 @@ import { serverInstructions } from './mcp/instructions.js';
 import { isEnabled, narrow, type Narrowing, type ToolPolicy } from './mcp/tool-policy.js';
 import { registerTools, type ToolHandler } from './mcp/tool-registry.js';
 import { WORKFLOW_TOOL_NAME, translateAndSummarizeTool } from './mcp/workflow-tool.js';
-import { SERVER_NAME, SERVER_VERSION } from './version.js';
+import { SERVER_DESCRIPTION, SERVER_NAME, SERVER_VERSION } from './version.js';
+import { serverIcons } from './mcp/icons.js';
 
 export { SERVER_NAME, SERVER_VERSION } from './version.js';
 
@@ -92,7 +93,7 @@ export function createServerFactory(config: Config, deps: ServerDeps): ServerFac
   const factory = ({ narrowing, stateless = false }: ServerOptions = {}) => {
     const policy = narrow(processPolicy, narrowing);
     const server = new McpServer(
-      { name: SERVER_NAME, title: 'Platform services', version: SERVER_VERSION },
+      { name: SERVER_NAME, title: 'Platform services', version: SERVER_VERSION, description: SERVER_DESCRIPTION, icons: serverIcons() },
       {
         instructions: narrowing ? instructionsFor(policy) : processInstructions,
         jsonSchemaValidator,
@@ -100,9 +101,7 @@ export function createServerFactory(config: Config, deps: ServerDeps): ServerFac
     );
     registerTools(server.server, handlers, { policy, confirmDestructive, elicitation: !stateless });
     registerResources(server);
-    registerPrompts(server);
-    // The lists of resources and prompts never change while a server runs (the SDK declares listChanged: true).
-    server.server.registerCapabilities({ resources: { listChanged: false }, prompts: { listChanged: false } });
+    registerPrompts(server, (tool) => handlers.some((h) => h.facts.name === tool && isEnabled(policy, h.facts)));
     return server;
   };
   return Object.assign(factory, { calls: frame.calls });

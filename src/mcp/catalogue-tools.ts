@@ -3,6 +3,7 @@ import type { AnyOperation } from '../catalogue/types.js';
 import { executePrepared, prepare, signRequest, type ExecutorDeps } from '../gateway/executor.js';
 import { confirmDestructiveCall } from './confirmation.js';
 import { dryRunOutput, dryRunReply } from './dry-run.js';
+import { serviceIcons } from './icons.js';
 import { toJsonSchema } from './json-schema.js';
 import { acceptsDryRun, safetyProperties, takeSafetyArgs } from './safety-args.js';
 import { runToolCall, type CallFrame } from './tool-call.js';
@@ -24,6 +25,7 @@ export function toolDefinition(op: AnyOperation): Tool {
     inputSchema: input as Tool['inputSchema'],
     ...(op.mayAnswerText ? {} : { outputSchema: outputSchema(op) }),
     annotations: { ...op.annotations },
+    icons: serviceIcons(op.service),
   };
 }
 

@@ -1,6 +1,6 @@
 import { completable } from '@modelcontextprotocol/sdk/server/completable.js';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { ErrorCode, McpError, type GetPromptResult } from '@modelcontextprotocol/sdk/types.js';
+import { ErrorCode, ListPromptsRequestSchema, McpError, type GetPromptResult, type Icon } from '@modelcontextprotocol/sdk/types.js';
 import * as z from 'zod';
 import {
   LANGUAGE_CODES,
@@ -15,6 +15,7 @@ import {
 } from '../catalogue/translation-rules.js';
 import { CRS_CODES, reverseGeocode } from '../catalogue/maps.js';
 import { chunkText } from './chunking.js';
+import { serviceIcons } from './icons.js';
 import { completeSource, completeTarget, completeTargetOf } from './language-completion.js';
 import { SUMMARY_LENGTHS, summaryCue, summaryParameters, summaryPrompt, type SummaryLength } from './summary-prompt.js';
 import { WORKFLOW_TOOL_NAME } from './workflow-tool.js';
@@ -41,8 +42,34 @@ const lengthArg = () =>
     oneOf(SUMMARY_LENGTHS),
   );
 
-export function registerPrompts(server: McpServer): void {
-  server.registerPrompt(
+/** A prompt as listed: the SDK's McpServer lists no icons, so the list is answered from these. */
+interface Listed {
+  name: string;
+  title: string;
+  description: string;
+  argsSchema: Record<string, z.ZodType>;
+  icons: Icon[];
+}
+
+/**
+ * Registers the prompts whose tools are all enabled: a prompt never tells the model to call a tool it cannot see.
+ * `enabled` answers for one tool name.
+ */
+export function registerPrompts(server: McpServer, enabled: (tool: string) => boolean): void {
+  const listed: Listed[] = [];
+  const register = <Args extends Record<string, z.ZodType>>(
+    name: string,
+    config: { title: string; description: string; argsSchema: Args; icons: Icon[]; tools: string[] },
+    render: (args: z.infer<z.ZodObject<Args>>) => GetPromptResult,
+  ) => {
+    if (!config.tools.every(enabled)) return;
+    const { title, description, argsSchema, icons } = config;
+    server.registerPrompt(name, { title, description, argsSchema }, render as never);
+    listed.push({ name, title, description, argsSchema, icons });
+  };
+  const workflowNote = enabled(WORKFLOW_TOOL_NAME);
+
+  register(
     'translate_and_summarize',
     {
       title: 'Translate, then summarize',
@@ -50,14 +77,16 @@ export function registerPrompts(server: McpServer): void {
         'Translate a text (split over the 5000-character limit at sentence boundaries) with translation_translate_text, ' +
         'then summarize the translation in the target language with textgen_create_completion.',
       argsSchema: { text: textArg('The text to translate and summarize'), target: targetArg(), source: sourceArg(), length: lengthArg() },
+      icons: serviceIcons('translation'),
+      tools: ['translation_translate_text', 'textgen_create_completion'],
     },
     (args) => {
       const { source, target } = languages(args.source, args.target);
-      return message(translateThenSummarize(args.text, source, target, summaryLength(args.length)));
+      return message(translateThenSummarize(args.text, source, target, summaryLength(args.length), workflowNote));
     },
   );
 
-  server.registerPrompt(
+  register(
     'summarize_and_translate',
     {
       title: 'Summarize, then translate the summary',
@@ -65,6 +94,8 @@ export function registerPrompts(server: McpServer): void {
         'Summarize a text in its own language with textgen_create_completion, then translate only the summary with ' +
         'translation_translate_text: cheaper than translating a long text first.',
       argsSchema: { text: textArg('The text to summarize and translate'), target: targetArg(), source: sourceArg(), length: lengthArg() },
+      icons: serviceIcons('textgen'),
+      tools: ['translation_translate_text', 'textgen_create_completion'],
     },
     (args) => {
       const { source, target } = languages(args.source, args.target);
@@ -72,7 +103,7 @@ export function registerPrompts(server: McpServer): void {
     },
   );
 
-  server.registerPrompt(
+  register(
     'localize_place',
     {
       title: 'Localize the address of a place',
@@ -87,9 +118,29 @@ export function registerPrompts(server: McpServer): void {
           oneOf(CRS_CODES),
         ),
       },
+      icons: serviceIcons('maps'),
+      tools: ['maps_reverse_geocode', 'translation_translate_text'],
     },
     (args) => message(localizePlace(args.coords, args.sourcecrs, args.target)),
   );
+
+  if (listed.length === 0) return;
+  // The list never changes while the server runs (the SDK declares listChanged: true).
+  server.server.registerCapabilities({ prompts: { listChanged: false } });
+  // The same list the SDK would answer, with the icons (its registerPrompt has no place for them).
+  server.server.setRequestHandler(ListPromptsRequestSchema, () => ({
+    prompts: listed.map(({ name, title, description, argsSchema, icons }) => ({
+      name,
+      title,
+      description,
+      icons,
+      arguments: Object.entries(argsSchema).map(([argument, schema]) => ({
+        name: argument,
+        description: schema.description,
+        required: !schema.isOptional(),
+      })),
+    })),
+  }));
 }
 
 function invalid(text: string): never {
@@ -147,7 +198,7 @@ function completionStep(promptTemplate: string, placeholder: string, length: Sum
   );
 }
 
-function translateThenSummarize(text: string, source: SourceCode, target: LanguageCode, length: SummaryLength): string {
+function translateThenSummarize(text: string, source: SourceCode, target: LanguageCode, length: SummaryLength, workflowNote: boolean): string {
   const { count, length: chars, block } = pieces(text, source, target);
   const language = LANGUAGE_NAMES[target];
   const split =
@@ -166,7 +217,7 @@ function translateThenSummarize(text: string, source: SourceCode, target: Langua
     `2. Summarize the whole translation with ${completionStep(summaryPrompt('{TRANSLATION}', language, length), '{TRANSLATION}', length, summaryCue(language))}`,
     `3. Answer with the translation, then the summary${source === 'auto' ? ', and the detected source language' : ''}.`,
     'If a call fails, report its error message instead of guessing a translation or a summary.',
-    `(The tool ${WORKFLOW_TOOL_NAME} runs these same steps in one call, for pipelines.)`,
+    workflowNote ? `(The tool ${WORKFLOW_TOOL_NAME} runs these same steps in one call, for pipelines.)` : '',
     '',
     block,
   ]

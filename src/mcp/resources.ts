@@ -1,6 +1,8 @@
 import { McpError, type ReadResourceResult } from '@modelcontextprotocol/sdk/types.js';
 import { ResourceTemplate, type McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { LANGUAGE_CODES } from '../catalogue/index.js';
+import type { ServiceId } from '../catalogue/types.js';
+import { serviceIcons } from './icons.js';
 import { completeLanguage } from './language-completion.js';
 import {
   aiFiltersDoc,
@@ -22,6 +24,8 @@ interface StaticResource {
   title: string;
   description: string;
   doc(): unknown;
+  /** Whose icon it shows. */
+  service: ServiceId;
 }
 
 /** The reference tables agents need to call the tools right, without spending a tool call. */
@@ -34,6 +38,7 @@ const STATIC_RESOURCES: readonly StaticResource[] = [
       'The six morphological-analysis languages of the search service with their index processor (type, method, ' +
       'option), usable as an index option when creating a search domain schema.',
     doc: tokenizerLanguagesDoc,
+    service: 'search',
   },
   {
     name: 'language-pairs',
@@ -43,6 +48,7 @@ const STATIC_RESOURCES: readonly StaticResource[] = [
       'Every direction translation_translate_text supports (both ways), with glossary/replaceInfo and honorific ' +
       'support per direction, plus the language codes and names. One source: svc://translation/language-pairs/{source}.',
     doc: languagePairsDoc,
+    service: 'translation',
   },
   {
     name: 'coordinate-systems',
@@ -52,6 +58,7 @@ const STATIC_RESOURCES: readonly StaticResource[] = [
       'The coordinate systems of maps_reverse_geocode (sourcecrs/targetcrs): EPSG:4326, EPSG:3857 and UTM-K ' +
       '(SVC:2048) with its projection parameters, and how coords are written.',
     doc: coordinateSystemsDoc,
+    service: 'maps',
   },
   {
     name: 'ai-filters',
@@ -60,6 +67,7 @@ const STATIC_RESOURCES: readonly StaticResource[] = [
     description:
       'The AI filter categories of textgen_create_completion (groupName, name, meaning) and what the scores 0, 1 and 2 mean.',
     doc: aiFiltersDoc,
+    service: 'textgen',
   },
   {
     name: 'job-states',
@@ -67,6 +75,7 @@ const STATIC_RESOURCES: readonly StaticResource[] = [
     title: 'Data-flow job states',
     description: 'The status values of a data-flow job (as returned by dataflow_update_job_execution_options) and their meanings.',
     doc: jobStatesDoc,
+    service: 'dataflow',
   },
 ];
 
@@ -79,7 +88,7 @@ const json = (uri: string, doc: unknown): ReadResourceResult => ({
 /** Registers the reference resources and the language-pairs template (with completion of `source`). */
 export function registerResources(server: McpServer): void {
   for (const r of STATIC_RESOURCES) {
-    server.registerResource(r.name, r.uri, { title: r.title, description: r.description, mimeType: JSON_TYPE }, (uri) =>
+    server.registerResource(r.name, r.uri, { title: r.title, description: r.description, mimeType: JSON_TYPE, icons: serviceIcons(r.service) }, (uri) =>
       json(uri.href, r.doc()),
     );
   }
@@ -93,6 +102,7 @@ export function registerResources(server: McpServer): void {
         'The target languages one source language can be translated into, with glossary/replaceInfo and honorific ' +
         'support per direction. source is a language code, e.g. ko, en, ja, zh-CN.',
       mimeType: JSON_TYPE,
+      icons: serviceIcons('translation'),
     },
     (uri, variables) => {
       const source = decoded(variables.source);
@@ -108,6 +118,8 @@ export function registerResources(server: McpServer): void {
       return json(uri.href, doc);
     },
   );
+  // The list never changes while the server runs (the SDK declares listChanged: true).
+  server.server.registerCapabilities({ resources: { listChanged: false } });
 }
 
 function decoded(value: string | string[] | undefined): string {

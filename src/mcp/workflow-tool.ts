@@ -7,6 +7,7 @@ import { ToolFailure, abortedFailure, type CallMeta } from '../gateway/errors.js
 import { execute, type ExecutorDeps } from '../gateway/executor.js';
 import { formatIssues } from '../gateway/validation.js';
 import { chunkText } from './chunking.js';
+import { serviceIcons } from './icons.js';
 import { toJsonSchema } from './json-schema.js';
 import { SUMMARY_LENGTHS, generatedPart, summaryCue, summaryParameters, summaryPrompt } from './summary-prompt.js';
 import { runToolCall, type CallFrame, type Reply } from './tool-call.js';
@@ -63,6 +64,7 @@ export const workflowDefinition = (): Tool => ({
   inputSchema: toJsonSchema(input, 'input') as Tool['inputSchema'],
   outputSchema: toJsonSchema(output, 'output') as Tool['outputSchema'],
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: false, openWorldHint: true },
+  icons: serviceIcons('translation'),
 });
 
 /**

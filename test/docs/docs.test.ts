@@ -40,6 +40,19 @@ describe('generated source', () => {
   });
 });
 
+describe('the icon of the MCP Bundle', () => {
+  it('assets/icon.svg is the server icon the source draws, and assets/icon.png a 512 x 512 PNG of it (npm run icons)', async () => {
+    const { SERVER_ICON_SVG } = await import('../../src/mcp/icons.js');
+    expect(readFileSync('assets/icon.svg', 'utf8'), 'assets/icon.svg drifted: run `npm run icons`').toBe(`${SERVER_ICON_SVG}\n`);
+    const png = readFileSync('assets/icon.png');
+    expect(png.subarray(1, 4).toString('latin1')).toBe('PNG');
+    expect([png.readUInt32BE(16), png.readUInt32BE(20)]).toEqual([512, 512]);
+    const manifest = JSON.parse(readFileSync('manifest.json', 'utf8')) as { icon: string; icons: unknown[] };
+    expect(manifest.icon).toBe('assets/icon.png');
+    expect(manifest.icons).toEqual([{ src: 'assets/icon.png', size: '512x512' }]);
+  });
+});
+
 describe('server.json', () => {
   it("lists the environment variables from the table of environment variables", () => {
     const path = 'server.json';
@@ -52,8 +65,9 @@ describe('server.json', () => {
 
 describe('versions', () => {
   it('the server, package.json and manifest.json carry the same name and version', async () => {
-    const { SERVER_NAME, SERVER_VERSION } = await import('../../src/version.js');
-    const pkg = JSON.parse(readFileSync('package.json', 'utf8')) as { name: string; version: string };
+    const { SERVER_DESCRIPTION, SERVER_NAME, SERVER_VERSION } = await import('../../src/version.js');
+    const pkg = JSON.parse(readFileSync('package.json', 'utf8')) as { name: string; version: string; description: string };
+    expect(SERVER_DESCRIPTION).toBe(pkg.description);
     const manifest = JSON.parse(readFileSync('manifest.json', 'utf8')) as { name: string; version: string };
     expect([SERVER_NAME, SERVER_VERSION]).toEqual([pkg.name, pkg.version]);
     expect([manifest.name, manifest.version]).toEqual([pkg.name, pkg.version]);
@@ -83,7 +97,8 @@ describe('manifest.json', () => {
       );
       const listed = [...out.matchAll(/^\s+[\d.]+k?B\s+(\S+)$/gm)].map((m) => m[1]!);
       expect(listed).toEqual(expect.arrayContaining(['dist/cli.js', 'package.json', 'manifest.json', 'README.md']));
-      expect(listed.filter((f) => !/^(dist\/|package\.json$|manifest\.json$|README\.md$)/.test(f))).toEqual([]);
+      expect(listed).toContain('assets/icon.png');
+      expect(listed.filter((f) => !/^(dist\/|package\.json$|manifest\.json$|README\.md$|assets\/icon\.png$)/.test(f))).toEqual([]);
       expect(listed.some((f) => f.endsWith('.map'))).toBe(false);
     } finally {
       rmSync(dir, { recursive: true, force: true });

@@ -84,6 +84,18 @@ describe('tool and service filters', () => {
     expect(text(await call(one, 'translate_and_summarize', { text: 'Hello.', target: 'ko' }))).toMatch(/its service textgen is not enabled/);
   });
 
+  it('offers only the prompts whose tools are enabled, and they name no other tool', async () => {
+    const none = await server({ argv: ['--services', 'kms,search'] });
+    expect(none.client.getServerCapabilities()?.prompts).toBeUndefined();
+    const two = await server({ argv: ['--tools', 'translation_translate_text,textgen_create_completion'] });
+    expect((await two.client.listPrompts()).prompts.map((p) => p.name)).toEqual(['translate_and_summarize', 'summarize_and_translate']);
+    const rendered = await two.client.getPrompt({ name: 'translate_and_summarize', arguments: { text: 'Hello.', target: 'ko' } });
+    expect(JSON.stringify(rendered)).not.toContain('The tool translate_and_summarize');
+    const all = await server();
+    const full = await all.client.getPrompt({ name: 'translate_and_summarize', arguments: { text: 'Hello.', target: 'ko' } });
+    expect(JSON.stringify(full)).toContain('The tool translate_and_summarize runs these same steps');
+  });
+
   it('combines with read-only mode by intersection', async () => {
     const h = await server({ argv: ['--read-only', '--tools', 'kms_migrate_key,search_list_tokenizer_languages'] });
     expect(await names(h)).toEqual(['search_list_tokenizer_languages']);
