@@ -48,7 +48,7 @@ async function main(): Promise<void> {
     const { serveStdio } = await import('./transports/stdio.js');
     const server = createServer();
     // A host that stops the server with a signal gets a clean exit: the sandbox and the connection pool are closed.
-    const serving = serveStdio(server, process.stdin, process.stdout);
+    const serving = serveStdio(server, process.stdin, process.stdout, { log });
     onSignal(() => void server.close());
     await serving;
   }
