@@ -8,7 +8,17 @@ const WARM_UP_AFTER_MS = 300;
 
 /** The only module that reads process.argv / process.env or exits. */
 async function main(): Promise<void> {
-  const log = (line: string) => process.stderr.write(`${line}\n`);
+  // A host that closed our stderr must not crash the server: the failed write's 'error' is ignored, and later
+  // lines go nowhere. Logging never throws.
+  process.stderr.on('error', () => {});
+  const log = (line: string) => {
+    if (process.stderr.destroyed || process.stderr.writableEnded) return;
+    try {
+      process.stderr.write(`${line}\n`);
+    } catch {
+      // nothing to tell, and no one to tell it to
+    }
+  };
   const command = parseCommand(process.argv.slice(2), process.env);
   if (command.kind === 'help') return void process.stderr.write(`${usage()}\n`);
   // The one stdout write outside the stdio transport: scripts read `--version` from stdout, and no session is open.
@@ -48,7 +58,7 @@ async function main(): Promise<void> {
     const { serveStdio } = await import('./transports/stdio.js');
     const server = createServer();
     // A host that stops the server with a signal gets a clean exit: the sandbox and the connection pool are closed.
-    const serving = serveStdio(server, process.stdin, process.stdout, { log });
+    const serving = serveStdio(server, process.stdin, process.stdout, { log, calls: createServer.calls });
     onSignal(() => void server.close());
     await serving;
   }
