@@ -56,11 +56,14 @@ async function main(): Promise<void> {
     await serveHttp(createServer, config, { log, onSignal });
   } else if (!shutdown.signal.aborted) {
     const { serveStdio } = await import('./transports/stdio.js');
-    const server = createServer();
-    // A host that stops the server with a signal gets a clean exit: the sandbox and the connection pool are closed.
-    const serving = serveStdio(server, process.stdin, process.stdout, { log, calls: createServer.calls });
-    onSignal(() => void server.close());
-    await serving;
+    // Ends on stdin EOF, a signal or a closed stdout, after the calls in flight are answered (within the grace
+    // period); then the sandbox and the connection pool are closed and the exit is clean.
+    await serveStdio(createServer(), process.stdin, process.stdout, {
+      log,
+      onSignal,
+      graceMs: config.shutdownGraceMs,
+      calls: createServer.calls,
+    });
   }
   for (const cleanup of cleanups) await cleanup();
   // destroy, not close: a call still waiting upstream after the grace period must not hold the exit.
