@@ -8,7 +8,17 @@ const WARM_UP_AFTER_MS = 300;
 
 /** The only module that reads process.argv / process.env or exits. */
 async function main(): Promise<void> {
-  const log = (line: string) => process.stderr.write(`${line}\n`);
+  // A host that closed our stderr must not crash the server: the failed write's 'error' is ignored, and later
+  // lines go nowhere. Logging never throws.
+  process.stderr.on('error', () => {});
+  const log = (line: string) => {
+    if (process.stderr.destroyed || process.stderr.writableEnded) return;
+    try {
+      process.stderr.write(`${line}\n`);
+    } catch {
+      // nothing to tell, and no one to tell it to
+    }
+  };
   const command = parseCommand(process.argv.slice(2), process.env);
   if (command.kind === 'help') return void process.stderr.write(`${usage()}\n`);
   // The one stdout write outside the stdio transport: scripts read `--version` from stdout, and no session is open.
@@ -46,11 +56,14 @@ async function main(): Promise<void> {
     await serveHttp(createServer, config, { log, onSignal });
   } else if (!shutdown.signal.aborted) {
     const { serveStdio } = await import('./transports/stdio.js');
-    const server = createServer();
-    // A host that stops the server with a signal gets a clean exit: the sandbox and the connection pool are closed.
-    const serving = serveStdio(server, process.stdin, process.stdout);
-    onSignal(() => void server.close());
-    await serving;
+    // Ends on stdin EOF, a signal or a closed stdout, after the calls in flight are answered (within the grace
+    // period); then the sandbox and the connection pool are closed and the exit is clean.
+    await serveStdio(createServer(), process.stdin, process.stdout, {
+      log,
+      onSignal,
+      graceMs: config.shutdownGraceMs,
+      calls: createServer.calls,
+    });
   }
   for (const cleanup of cleanups) await cleanup();
   // destroy, not close: a call still waiting upstream after the grace period must not hold the exit.

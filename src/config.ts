@@ -17,8 +17,6 @@ export interface HttpOptions {
   maxSessions: number;
   sessionIdleMs: number;
   maxBodyBytes: number;
-  /** How long SIGINT/SIGTERM lets in-flight requests finish before closing anyway. */
-  shutdownGraceMs: number;
   /** Prefix of the session ids this process creates (`<id>.<uuid>`), so that a proxy can route them back to it. */
   replicaId?: string;
 }
@@ -59,6 +57,11 @@ export interface Config {
   credentials: Credentials;
   streamingRegion: StreamingRegion;
   timeoutMs: number;
+  /**
+   * How long in-flight requests may finish at shutdown (SIGINT/SIGTERM; over stdio also the end of stdin) before the
+   * rest are cut off. Both transports.
+   */
+  shutdownGraceMs: number;
   /** Proxy settings for upstream calls, from HTTP(S)_PROXY / NO_PROXY. */
   proxy: { http?: string; https?: string; noProxy?: string };
 }
@@ -209,7 +212,6 @@ function buildConfig(flags: Flags, env: Env): Config {
       maxSessions: wholeNumber('SVC_MCP_MAX_SESSIONS', 1, 100_000),
       sessionIdleMs: wholeNumber('SVC_MCP_SESSION_IDLE_MS', 1000, 86_400_000),
       maxBodyBytes: wholeNumber('SVC_MCP_MAX_BODY_BYTES', 1024, 1 << 30),
-      shutdownGraceMs: wholeNumber('SVC_MCP_SHUTDOWN_GRACE_MS', 0, 600_000),
       replicaId,
     },
     sandbox: Boolean(flags.sandbox),
@@ -221,6 +223,7 @@ function buildConfig(flags: Flags, env: Env): Config {
     },
     streamingRegion: region as StreamingRegion,
     timeoutMs,
+    shutdownGraceMs: wholeNumber('SVC_MCP_SHUTDOWN_GRACE_MS', 0, 600_000),
     proxy: {
       http: value('HTTP_PROXY') ?? value('http_proxy'),
       https: value('HTTPS_PROXY') ?? value('https_proxy'),

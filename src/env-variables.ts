@@ -30,7 +30,7 @@ export interface EnvVariable {
 export const ENV_GROUPS = {
   service: 'Services: endpoints, credentials, behaviour',
   safety: 'Safety: which tools are on, confirmation of destructive calls',
-  limits: 'Limits: calls at once, answer and result sizes, the workflow deadline',
+  limits: 'Limits: calls at once, answer and result sizes, the workflow deadline, the shutdown grace period',
   http: 'HTTP transport (only with --http)',
   proxy: 'Outbound proxy for upstream calls',
 } as const;
@@ -160,6 +160,17 @@ export const ENV_VARIABLES = [
     unit: 'ms',
   },
   {
+    name: 'SVC_MCP_SHUTDOWN_GRACE_MS',
+    group: 'limits',
+    meaning: 'how long in-flight requests may still finish at shutdown, on both transports',
+    details:
+      'It starts at SIGINT or SIGTERM, and over stdio also at the end of stdin. Then the server closes anyway; over ' +
+      'stdio, tool calls still running are stopped and answered with ' +
+      '`[shutting_down]`, which says for a tool that changes something whether its request was sent. See [Shutdown](#shutdown).',
+    default: '10000',
+    unit: 'ms',
+  },
+  {
     name: 'SVC_READ_ONLY',
     group: 'safety',
     meaning: 'true: only read-only tools are listed and callable (as --read-only)',
@@ -231,13 +242,6 @@ export const ENV_VARIABLES = [
     details: 'Larger ones get `413`.',
     default: String(4 * MiB),
     unit: 'bytes',
-  },
-  {
-    name: 'SVC_MCP_SHUTDOWN_GRACE_MS',
-    group: 'http',
-    meaning: 'how long SIGINT/SIGTERM lets in-flight requests finish before closing anyway',
-    default: '10000',
-    unit: 'ms',
   },
   {
     name: 'SVC_MCP_REPLICA_ID',

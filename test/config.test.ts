@@ -245,8 +245,8 @@ describe('--http', () => {
       maxSessions: 100,
       sessionIdleMs: 1_800_000,
       maxBodyBytes: 4_194_304,
-      shutdownGraceMs: 10_000,
     });
+    expect(config(['--http']).shutdownGraceMs).toBe(10_000);
     const c = config(['--http'], {
       SVC_MCP_MAX_SESSIONS: '7',
       SVC_MCP_SESSION_IDLE_MS: '60000',
@@ -254,9 +254,13 @@ describe('--http', () => {
       SVC_MCP_SHUTDOWN_GRACE_MS: '0',
       SVC_MCP_ALLOWED_HOSTS: 'mcp.example.com, proxy.internal:8443',
     });
-    expect(c.http).toMatchObject({ maxSessions: 7, sessionIdleMs: 60_000, maxBodyBytes: 2048, shutdownGraceMs: 0 });
+    expect(c.http).toMatchObject({ maxSessions: 7, sessionIdleMs: 60_000, maxBodyBytes: 2048 });
+    expect(c.shutdownGraceMs).toBe(0);
     expect(c.http.allowedHosts).toEqual(['mcp.example.com', 'proxy.internal:8443']);
     refused(['--http'], { SVC_MCP_SHUTDOWN_GRACE_MS: '-5' }, /SVC_MCP_SHUTDOWN_GRACE_MS/);
+    // The grace period is read for stdio too.
+    expect(config([], { SVC_MCP_SHUTDOWN_GRACE_MS: '300' }).shutdownGraceMs).toBe(300);
+    refused([], { SVC_MCP_SHUTDOWN_GRACE_MS: 'soon' }, /SVC_MCP_SHUTDOWN_GRACE_MS/);
     refused(['--http'], { SVC_MCP_MAX_SESSIONS: '0' }, /SVC_MCP_MAX_SESSIONS/);
   });
 

@@ -64,7 +64,7 @@ export async function serveHttp(create: ServerFactory, config: Config, runtime: 
 export async function startHttpServer(create: ServerFactory, config: Config, runtime: HttpRuntime): Promise<HttpServerHandle> {
   const options = config.http;
   const now = runtime.now ?? Date.now;
-  const graceMs = runtime.graceMs ?? options.shutdownGraceMs;
+  const graceMs = runtime.graceMs ?? config.shutdownGraceMs;
   const log = (entry: object) => runtime.log(JSON.stringify(entry));
   const checkBearer = options.authToken ? bearerChecker(options.authToken) : undefined;
   const sessions = new SessionStore<McpSession>({
