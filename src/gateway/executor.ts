@@ -171,7 +171,11 @@ function withOutcome(op: AnyOperation, failure: ToolFailure, { delivery, status 
   if (failure.code === 'invalid_input' || failure.code === 'not_configured') return failure;
   const add = (note: string) => failure.withMessage(`${failure.message.replace(/[.\s]*$/, '')}. ${note}`);
   if (delivery === 'no') return add('The request was not sent.');
-  if (op.annotations.readOnlyHint) return failure;
+  if (op.annotations.readOnlyHint) {
+    // A call stopped midway says so even when it reads: the caller may wonder whether to ask again.
+    const stopped = failure.code === 'shutting_down' || failure.code === 'cancelled';
+    return stopped && delivery === 'maybe' ? add('The request may have reached the upstream (it changes nothing there).') : failure;
+  }
   if (status !== undefined && status >= 200 && status < 300) {
     return add(`The upstream accepted the request (HTTP ${status}), so it may have taken effect: check before calling again.`);
   }
