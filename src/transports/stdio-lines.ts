@@ -157,6 +157,8 @@ export class LineFilter extends Transform {
   readonly #splitter: LineSplitter;
   readonly #log: LineFilterOptions['log'];
   #refusing = false;
+  /** A chunk is being split and handled (perhaps waiting for stdout to drain). */
+  #busy = false;
 
   constructor(options: LineFilterOptions) {
     // One pushed Buffer is one 'data' event of the transport: a line and its newline, never two lines at once.
@@ -172,9 +174,18 @@ export class LineFilter extends Transform {
     this.#refusing = true;
   }
 
+  /** Every line received so far has been handled: passed on or answered. */
+  get idle(): boolean {
+    return !this.#busy && this.writableLength === 0;
+  }
+
   override _transform(chunk: Buffer, _encoding: BufferEncoding, done: TransformCallback): void {
+    this.#busy = true;
     this.#splitter.push(chunk);
-    this.#pump(done);
+    this.#pump((error) => {
+      this.#busy = false;
+      done(error);
+    });
   }
 
   override _flush(done: TransformCallback): void {

@@ -84,8 +84,10 @@ export async function serveStdio(server: McpServer, input: Readable, output: Wri
 
   async function finish(why: Exclude<Ending, 'closed'>): Promise<void> {
     const gone = outputGone.signal;
-    // After EOF every line still in the filter is handled first; after a signal, requests are refused.
-    const answered = () => transport.unanswered === 0 && (why !== 'eof' || inputDone);
+    // Every line received is handled first: after EOF up to the end; after a signal, new requests are refused
+    // (stdin is still read, so that every request the client wrote gets an answer).
+    const received = () => (why === 'eof' ? inputDone : why === 'output' || (filter.idle && input.readableLength === 0));
+    const answered = () => transport.unanswered === 0 && received();
     if (why !== 'output' && !(await until(answered, runtime.graceMs, gone)) && !gone.aborted) {
       log({ event: 'shutdown_grace_expired', graceMs: runtime.graceMs, cutOff: transport.unanswered });
     }

@@ -108,3 +108,24 @@ it('a second SIGTERM ends the process at once, without waiting for the call', as
   expect(Date.now() - started).toBeLessThan(2_000);
   expect(code === 0 && signal === null).toBe(false);
 }, 20_000);
+
+it('after SIGTERM, requests the client wrote while stdout was backed up are still read and answered, not dropped at the exit', async () => {
+  const server = spawnRawStdio([], fullEnv(upstream.url, { SVC_MCP_SHUTDOWN_GRACE_MS: '5000' }));
+  servers.push(server);
+  await server.initialize();
+  server.child.stdout.pause();
+  // Each answer is some 20 KiB: the server stops reading stdin after the first few, while stdout is backed up.
+  const ids = Array.from({ length: 300 }, (_, i) => `list-${i}`);
+  server.child.stdin.write(ids.map((id) => `${JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/list' })}\n`).join(''));
+  await new Promise((resolve) => setTimeout(resolve, 300));
+  server.child.kill('SIGTERM');
+  await new Promise((resolve) => setTimeout(resolve, 300));
+  server.child.stdout.resume();
+  expect(await server.exited).toEqual({ code: 0, signal: null });
+  const answers = ids.map((id) => server.messages.find((m) => m.id === id));
+  expect(answers.filter((a) => a === undefined)).toHaveLength(0);
+  // Those read before the signal have their tools; the rest are refused as the server shuts down.
+  expect(answers.filter((a) => Array.isArray(a!.result?.tools)).length).toBeGreaterThan(0);
+  expect(answers.filter((a) => a!.error?.code === -32000).length).toBeGreaterThan(0);
+  expect(answers.every((a) => Array.isArray(a!.result?.tools) || /shutting down/.test(a!.error?.message ?? ''))).toBe(true);
+}, 20_000);
