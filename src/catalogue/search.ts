@@ -2,15 +2,6 @@ import * as z from 'zod';
 import { SERVER_LIMITS, pathSegment } from './fields.js';
 import { defineOperation } from './types.js';
 
-export const TOKENIZER_LANGUAGES = [
-  { language: 'chinese', type: 'hanaterm', method: 'sgmt', option: '+china +china_cn +china_tw' },
-  { language: 'english', type: 'hanaterm', method: 'sgmt', option: '+english +revert' },
-  { language: 'indonesian', type: 'hanaterm', method: 'sgmt', option: '+indonesian' },
-  { language: 'japanese', type: 'hanaterm', method: 'sgmt', option: '+japan +josacat +eomicat' },
-  { language: 'korean', type: 'hanaterm', method: 'sgmt', option: '+korea +josacat +eomicat' },
-  { language: 'thai', type: 'hanaterm', method: 'sgmt', option: '+thai' },
-] as const;
-
 /**
  * The spec shows only part of the schema ("complete structure: not shown"), so the tool checks the frame it
  * knows and states the rest of the shape in words; the search service validates the whole document.

@@ -1,7 +1,7 @@
+import { TOKENIZER_LANGUAGES } from '../../catalogue/tokenizer-languages.js';
 import { badRequest, fail, notFound } from '../errors.js';
 import {
   searchFixtures,
-  TOKENIZER_LANGUAGES,
   type BuildInfo,
   type IndexProcessor,
   type SchemaDocument,
