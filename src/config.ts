@@ -63,6 +63,9 @@ export interface Config {
   proxy: { http?: string; https?: string; noProxy?: string };
 }
 
+/** Shortest SVC_MCP_AUTH_TOKEN accepted: 32 random hex characters are 128 bits. */
+export const MIN_TOKEN_LENGTH = 32;
+
 export class ConfigError extends Error {
   override name = 'ConfigError';
 }
@@ -177,6 +180,13 @@ function buildConfig(flags: Flags, env: Env): Config {
   const authToken = value('SVC_MCP_AUTH_TOKEN');
   if (flags.http && !isLoopback(host) && !authToken) {
     throw new ConfigError(`refusing to bind ${host} (not loopback) without SVC_MCP_AUTH_TOKEN`);
+  }
+  // On loopback too: a local reverse proxy brings the whole network there, and the failure back-off cannot tell its
+  // clients apart (see README, Limits), so the token's length is what stands against guessing.
+  if (flags.http && authToken !== undefined && authToken.length < MIN_TOKEN_LENGTH) {
+    throw new ConfigError(
+      `SVC_MCP_AUTH_TOKEN must be at least ${MIN_TOKEN_LENGTH} characters (it has ${authToken.length}): generate one with \`openssl rand -hex 32\``,
+    );
   }
   const list = (name: EnvName) => value(name)?.split(',').map((s) => s.trim()).filter(Boolean);
   const replicaId = value('SVC_MCP_REPLICA_ID');

@@ -187,10 +187,11 @@ export const ENV_VARIABLES = [
   {
     name: 'SVC_MCP_AUTH_TOKEN',
     group: 'http',
-    meaning: 'bearer token; required to bind beyond loopback',
+    meaning: 'bearer token, at least 32 characters; required to bind beyond loopback',
     details:
       'When set, every request except `/healthz` needs `Authorization: Bearer <token>` (compared in constant ' +
-      'time) or gets `401` with `WWW-Authenticate: Bearer`. Never logged.',
+      'time) or gets `401` with `WWW-Authenticate: Bearer`. A shorter one stops the start (exit code 2), on ' +
+      'loopback too: `openssl rand -hex 32`. Never logged.',
     secret: true,
   },
   {

@@ -227,9 +227,19 @@ describe('--http', () => {
   });
 
   it('binds beyond loopback with SVC_MCP_AUTH_TOKEN', () => {
-    const c = config(['--http', '--host', '0.0.0.0'], { SVC_MCP_AUTH_TOKEN: 'tok-123456' });
+    const token = 'tok-'.padEnd(32, '7');
+    const c = config(['--http', '--host', '0.0.0.0'], { SVC_MCP_AUTH_TOKEN: token });
     expect(c.http.host).toBe('0.0.0.0');
-    expect(c.http.authToken).toBe('tok-123456');
+    expect(c.http.authToken).toBe(token);
+  });
+
+  it.each(['0.0.0.0', '127.0.0.1'])('refuses a SVC_MCP_AUTH_TOKEN under 32 characters on %s, in one line', (host) => {
+    for (const token of ['x', 'a'.repeat(31)]) {
+      refused(['--http', '--host', host], { SVC_MCP_AUTH_TOKEN: token }, /^SVC_MCP_AUTH_TOKEN must be at least 32 characters \(it has \d+\): generate one with `openssl rand -hex 32`$/);
+    }
+    expect(config(['--http', '--host', host], { SVC_MCP_AUTH_TOKEN: 'a'.repeat(32) }).http.authToken).toHaveLength(32);
+    // Without --http the token is not used, and not checked.
+    expect(config([], { SVC_MCP_AUTH_TOKEN: 'x' }).transport).toBe('stdio');
   });
 
   it.each(['127.0.0.1', '127.1.2.3', 'localhost', '::1'])('loopback %s needs no token', (host) => {
