@@ -6,6 +6,7 @@ import { environmentHelp } from './env-help.js';
 import { envDefault, serviceUrlVariable, type DefaultedEnvName, type EnvName } from './env-variables.js';
 import TOOL_DEFINITIONS from './generated/tool-definitions.json' with { type: 'json' };
 import { isLoopback } from './util/loopback.js';
+import { parseAddressOrBlock } from './transports/http-clients.js';
 
 export interface HttpOptions {
   host: string;
@@ -15,6 +16,10 @@ export interface HttpOptions {
   allowedHosts?: string[];
   allowedOrigins?: string[];
   maxSessions: number;
+  /** Sessions one client address may hold (clients on loopback are not counted). */
+  maxSessionsPerClient: number;
+  /** Reverse proxies (addresses, CIDR blocks) whose X-Forwarded-For names the client. */
+  trustedProxies?: string[];
   sessionIdleMs: number;
   maxBodyBytes: number;
   /** How long SIGINT/SIGTERM lets in-flight requests finish before closing anyway. */
@@ -194,6 +199,12 @@ function buildConfig(flags: Flags, env: Env): Config {
     throw new ConfigError(`SVC_MCP_REPLICA_ID must be 1 to 32 letters, digits or "-", got "${replicaId}"`);
   }
 
+  const trustedProxies = list('SVC_MCP_TRUSTED_PROXIES');
+  const notAddress = trustedProxies?.find((entry) => !parseAddressOrBlock(entry));
+  if (notAddress !== undefined) {
+    throw new ConfigError(`SVC_MCP_TRUSTED_PROXIES: "${notAddress}" is not an IP address or CIDR block (e.g. 127.0.0.1, 10.0.0.0/8, fd00::/8)`);
+  }
+
   const appKeys: Credentials['appKeys'] = {};
   const translation = appFor('TRANSLATION');
   const maps = appFor('MAPS');
@@ -217,6 +228,8 @@ function buildConfig(flags: Flags, env: Env): Config {
       allowedHosts: list('SVC_MCP_ALLOWED_HOSTS'),
       allowedOrigins: list('SVC_MCP_ALLOWED_ORIGINS'),
       maxSessions: wholeNumber('SVC_MCP_MAX_SESSIONS', 1, 100_000),
+      maxSessionsPerClient: wholeNumber('SVC_MCP_MAX_SESSIONS_PER_CLIENT', 1, 100_000),
+      trustedProxies,
       sessionIdleMs: wholeNumber('SVC_MCP_SESSION_IDLE_MS', 1000, 86_400_000),
       maxBodyBytes: wholeNumber('SVC_MCP_MAX_BODY_BYTES', 1024, 1 << 30),
       shutdownGraceMs: wholeNumber('SVC_MCP_SHUTDOWN_GRACE_MS', 0, 600_000),

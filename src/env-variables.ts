@@ -218,11 +218,31 @@ export const ENV_VARIABLES = [
     default: '100',
   },
   {
+    name: 'SVC_MCP_MAX_SESSIONS_PER_CLIENT',
+    group: 'http',
+    meaning: 'most concurrent sessions of one client address, in session mode',
+    details:
+      'Beyond it, that client\'s `initialize` gets `429` with `Retry-After` (when its first idle session can ' +
+      'expire). An IPv6 client counts by its /64. Loopback addresses are not counted: a local reverse proxy ' +
+      'brings every client from there; list it in `SVC_MCP_TRUSTED_PROXIES` to count its clients one by one ' +
+      '(see [Limits](#limits)).',
+    default: '10',
+  },
+  {
+    name: 'SVC_MCP_TRUSTED_PROXIES',
+    group: 'http',
+    meaning: 'comma-separated proxy addresses or CIDR blocks whose X-Forwarded-For is believed',
+    details:
+      'For the per-client limits only: a request from one of them counts for the rightmost ' +
+      '`X-Forwarded-For` address that is not itself listed (nginx: ' +
+      '`proxy_set_header X-Forwarded-For $proxy_add_x_forwarded_for;`). Unset: the header is ignored.',
+  },
+  {
     name: 'SVC_MCP_SESSION_IDLE_MS',
     group: 'http',
     meaning: 'a session with no request for this long is closed',
-    details: 'Its id then gets `404`. A session with a call in flight is never idle.',
-    default: String(30 * 60 * 1000),
+    details: 'Its id then gets `404` (clients initialise again). A session with a call in flight is never idle.',
+    default: String(10 * 60 * 1000),
     unit: 'ms',
   },
   {

@@ -253,7 +253,8 @@ describe('--http', () => {
   it('HTTP limits and the shutdown grace period from the environment, with defaults', () => {
     expect(config(['--http']).http).toMatchObject({
       maxSessions: 100,
-      sessionIdleMs: 1_800_000,
+      maxSessionsPerClient: 10,
+      sessionIdleMs: 600_000,
       maxBodyBytes: 4_194_304,
       shutdownGraceMs: 10_000,
     });
@@ -268,6 +269,14 @@ describe('--http', () => {
     expect(c.http.allowedHosts).toEqual(['mcp.example.com', 'proxy.internal:8443']);
     refused(['--http'], { SVC_MCP_SHUTDOWN_GRACE_MS: '-5' }, /SVC_MCP_SHUTDOWN_GRACE_MS/);
     refused(['--http'], { SVC_MCP_MAX_SESSIONS: '0' }, /SVC_MCP_MAX_SESSIONS/);
+    refused(['--http'], { SVC_MCP_MAX_SESSIONS_PER_CLIENT: '0' }, /SVC_MCP_MAX_SESSIONS_PER_CLIENT/);
+  });
+
+  it('SVC_MCP_TRUSTED_PROXIES: unset by default; addresses and CIDR blocks; anything else refused in one line', () => {
+    expect(config(['--http']).http.trustedProxies).toBeUndefined();
+    expect(config(['--http'], { SVC_MCP_TRUSTED_PROXIES: '127.0.0.1, 10.0.0.0/8,::1' }).http.trustedProxies).toEqual(['127.0.0.1', '10.0.0.0/8', '::1']);
+    refused(['--http'], { SVC_MCP_TRUSTED_PROXIES: '127.0.0.1,nginx.internal' }, /^SVC_MCP_TRUSTED_PROXIES: "nginx.internal" is not an IP address or CIDR block/);
+    refused(['--http'], { SVC_MCP_TRUSTED_PROXIES: '10.0.0.0/40' }, /"10.0.0.0\/40"/);
   });
 
   it('SVC_MCP_REPLICA_ID: unset by default; 1-32 letters, digits or "-"; anything else refused in one line', () => {
@@ -319,7 +328,7 @@ describe('--help', () => {
   it('marks secrets, shows defaults and the lower-case proxy names', () => {
     expect(USAGE).toMatch(/^ {4}SVC_SECRET_KEY \* /m);
     expect(USAGE).toMatch(/^ {4}SVC_ACCESS_KEY {2,}gateway/m);
-    expect(USAGE).toContain('(default 1800000 = 30 min)');
+    expect(USAGE).toContain('(default 600000 = 10 min)');
     expect(USAGE).toContain('(default 30000 = 30 s)');
     expect(USAGE).toMatch(/^ {4}HTTP_PROXY, http_proxy /m);
     expect(USAGE).toContain('SERVICE: STREAMING, TRANSLATION,');

@@ -22,7 +22,8 @@ export interface McpSession {
   close(): Promise<void>;
 }
 
-export type EndpointHandler = (req: IncomingMessage, res: ServerResponse, notes: RequestNotes) => Promise<void>;
+/** `client` is the key of the per-client limits (see http-clients.ts); undefined for loopback. */
+export type EndpointHandler = (req: IncomingMessage, res: ServerResponse, notes: RequestNotes, client?: string) => Promise<void>;
 
 /**
  * Session ids are random UUIDs, prefixed with `<SVC_MCP_REPLICA_ID>.` when that is set: a reverse proxy routes
@@ -35,10 +36,10 @@ export function sessionIdGenerator(replicaId: string | undefined): () => string 
 
 export function mcpEndpoint(create: ServerFactory, options: HttpOptions, sessions: SessionStore<McpSession>): EndpointHandler {
   const newSessionId = sessionIdGenerator(options.replicaId);
-  return async (req, res, notes) => {
+  return async (req, res, notes, client) => {
     switch (req.method) {
       case 'POST':
-        return post(req, res, notes);
+        return post(req, res, notes, client);
       case 'GET':
         notes.longLived = true;
         return options.stateless ? methodNotAllowed(res, notes) : sessionRequest(req, res, notes);
@@ -56,7 +57,7 @@ export function mcpEndpoint(create: ServerFactory, options: HttpOptions, session
     sendRpcError(res, 405, -32000, `Method not allowed${why}`, { Allow: allow });
   }
 
-  async function post(req: IncomingMessage, res: ServerResponse, notes: RequestNotes): Promise<void> {
+  async function post(req: IncomingMessage, res: ServerResponse, notes: RequestNotes, client: string | undefined): Promise<void> {
     if (!isJsonContentType(req.headers['content-type'])) {
       notes.refused = 'content_type';
       return sendRpcError(res, 415, -32000, 'Unsupported Media Type: Content-Type must be application/json');
@@ -88,7 +89,7 @@ export function mcpEndpoint(create: ServerFactory, options: HttpOptions, session
       notes.refused = 'no_session';
       return sendRpcError(res, 400, -32000, 'Bad Request: Mcp-Session-Id header is required (initialize first)');
     }
-    return initialize(req, res, notes, body.value, narrowed.narrowing);
+    return initialize(req, res, notes, body.value, narrowed.narrowing, client);
   }
 
   /** Stateless: a fresh server and transport per request, closed when the response is done. */
@@ -100,8 +101,27 @@ export function mcpEndpoint(create: ServerFactory, options: HttpOptions, session
     await transport.handleRequest(req, res, body);
   }
 
-  async function initialize(req: IncomingMessage, res: ServerResponse, notes: RequestNotes, body: unknown, narrowing?: Narrowing): Promise<void> {
-    if (!sessions.reserve()) {
+  async function initialize(
+    req: IncomingMessage,
+    res: ServerResponse,
+    notes: RequestNotes,
+    body: unknown,
+    narrowing: Narrowing | undefined,
+    client: string | undefined,
+  ): Promise<void> {
+    const place = sessions.reserve(client);
+    if (place === 'client_full' && client !== undefined) {
+      notes.refused = 'client_session_limit';
+      return sendRpcError(
+        res,
+        429,
+        -32000,
+        `Too many sessions from your address: at most ${options.maxSessionsPerClient} at once (SVC_MCP_MAX_SESSIONS_PER_CLIENT). ` +
+          'End unused sessions (DELETE /mcp), or wait for an idle one to expire (SVC_MCP_SESSION_IDLE_MS).',
+        { 'Retry-After': String(Math.ceil(sessions.retryAfterMs(client) / 1000)) },
+      );
+    }
+    if (place !== 'ok') {
       notes.refused = 'session_limit';
       return sendRpcError(
         res,
@@ -116,13 +136,13 @@ export function mcpEndpoint(create: ServerFactory, options: HttpOptions, session
     const unreserve = () => {
       if (!reserved) return;
       reserved = false;
-      sessions.unreserve();
+      sessions.unreserve(client);
     };
     let session: McpSession | undefined;
     try {
       session = newSession(narrowing, (id, opened) => {
         unreserve();
-        sessions.add(id, opened);
+        sessions.add(id, opened, client);
       });
       await session.server.connect(session.transport);
       await session.transport.handleRequest(req, res, body);

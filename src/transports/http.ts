@@ -2,6 +2,7 @@ import { createServer as createHttpServer, type IncomingMessage, type ServerResp
 import type { AddressInfo } from 'node:net';
 import type { Config } from '../config.js';
 import type { ServerFactory } from '../server.js';
+import { clientAddress, clientKey, trustedProxies } from './http-clients.js';
 import { mcpEndpoint, type McpSession } from './http-endpoint.js';
 import { pathOf, sendRpcError } from './http-reply.js';
 import { formatRequestLog, type RequestLogEntry, type RequestNotes } from './http-request-log.js';
@@ -67,8 +68,10 @@ export async function startHttpServer(create: ServerFactory, config: Config, run
   const graceMs = runtime.graceMs ?? options.shutdownGraceMs;
   const log = (entry: object) => runtime.log(JSON.stringify(entry));
   const checkBearer = options.authToken ? bearerChecker(options.authToken) : undefined;
+  const trusted = trustedProxies(options.trustedProxies);
   const sessions = new SessionStore<McpSession>({
     maxSessions: options.maxSessions,
+    maxSessionsPerClient: options.maxSessionsPerClient,
     idleMs: options.sessionIdleMs,
     now,
     onExpire: () => log({ event: 'session_expired', idleMs: options.sessionIdleMs }),
@@ -112,6 +115,7 @@ export async function startHttpServer(create: ServerFactory, config: Config, run
   async function handle(req: IncomingMessage, res: ServerResponse, notes: RequestNotes): Promise<void> {
     const path = pathOf(req);
     if (path === HEALTH_PATH) return health(req, res);
+    const client = clientKey(clientAddress(req, trusted));
     if (draining) {
       notes.refused = 'shutting_down';
       res.setHeader('Connection', 'close');
@@ -145,7 +149,7 @@ export async function startHttpServer(create: ServerFactory, config: Config, run
       notes.refused = 'path';
       return sendRpcError(res, 404, -32000, `Not found: MCP is served at ${MCP_PATH}`);
     }
-    return endpoint(req, res, notes);
+    return endpoint(req, res, notes, client);
   }
 
   /** For load balancers and orchestrators: no auth, no details. */
