@@ -104,3 +104,66 @@ function ipv6Groups(address: string): number[] | undefined {
   if (groups.length !== 8) return undefined;
   return groups.map((g) => parseInt(g, 16));
 }
+
+export interface BackoffOptions {
+  /** Failures a client may have before the first refusal. */
+  freeFailures: number;
+  /** The first refusal lasts this long; each further failure doubles it, up to `maxBlockMs`. */
+  firstBlockMs: number;
+  maxBlockMs: number;
+  /** A client with no failure for this long starts afresh. */
+  forgetMs: number;
+  /** Clients remembered at most: the one whose last failure is the oldest goes first. */
+  maxClients: number;
+  now(): number;
+}
+
+/** Failed token attempts: 5 free, then refused for 1 s, 2 s, 4 s ... 60 s after each failure; forgotten after 15 min. */
+export const AUTH_BACKOFF = { freeFailures: 5, firstBlockMs: 1000, maxBlockMs: 60_000, forgetMs: 15 * 60_000, maxClients: 10_000 } as const;
+
+interface Failures {
+  count: number;
+  last: number;
+  blockedUntil: number;
+}
+
+/**
+ * Slows down a client that keeps failing (a wrong token): after a few failures every request of that client is
+ * refused, unchecked, for a time that grows with each further failure. Memory is bounded: at most `maxClients`
+ * records, the stalest dropped first (a Map keeps them in the order of their last failure).
+ */
+export class FailureBackoff {
+  readonly #records = new Map<string, Failures>();
+  readonly #options: BackoffOptions;
+
+  constructor(options: BackoffOptions) {
+    this.#options = options;
+  }
+
+  get size(): number {
+    return this.#records.size;
+  }
+
+  /** How long the client must wait before a request of its is looked at again; 0: now. */
+  waitMs(client: string): number {
+    const record = this.#records.get(client);
+    return record ? Math.max(0, record.blockedUntil - this.#options.now()) : 0;
+  }
+
+  /** Counts a failure; returns the wait it brings (0 while the client has free failures left). */
+  fail(client: string): number {
+    const { freeFailures, firstBlockMs, maxBlockMs, forgetMs, now } = this.#options;
+    const at = now();
+    const previous = this.#records.get(client);
+    const count = previous && at - previous.last < forgetMs ? previous.count + 1 : 1;
+    const over = count - freeFailures;
+    const wait = over > 0 ? Math.min(firstBlockMs * 2 ** (over - 1), maxBlockMs) : 0;
+    this.#records.delete(client);
+    this.#records.set(client, { count, last: at, blockedUntil: at + wait });
+    for (const [key, record] of this.#records) {
+      if (this.#records.size <= this.#options.maxClients && at - record.last < forgetMs) break;
+      this.#records.delete(key);
+    }
+    return wait;
+  }
+}

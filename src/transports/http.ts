@@ -2,7 +2,7 @@ import { createServer as createHttpServer, type IncomingMessage, type ServerResp
 import type { AddressInfo } from 'node:net';
 import type { Config } from '../config.js';
 import type { ServerFactory } from '../server.js';
-import { clientAddress, clientKey, trustedProxies } from './http-clients.js';
+import { AUTH_BACKOFF, FailureBackoff, clientAddress, clientKey, trustedProxies } from './http-clients.js';
 import { mcpEndpoint, type McpSession } from './http-endpoint.js';
 import { pathOf, sendRpcError } from './http-reply.js';
 import { formatRequestLog, type RequestLogEntry, type RequestNotes } from './http-request-log.js';
@@ -68,6 +68,7 @@ export async function startHttpServer(create: ServerFactory, config: Config, run
   const graceMs = runtime.graceMs ?? options.shutdownGraceMs;
   const log = (entry: object) => runtime.log(JSON.stringify(entry));
   const checkBearer = options.authToken ? bearerChecker(options.authToken) : undefined;
+  const failures = new FailureBackoff({ ...AUTH_BACKOFF, now });
   const trusted = trustedProxies(options.trustedProxies);
   const sessions = new SessionStore<McpSession>({
     maxSessions: options.maxSessions,
@@ -138,8 +139,17 @@ export async function startHttpServer(create: ServerFactory, config: Config, run
       return void res.end();
     }
     if (checkBearer) {
+      // A client that keeps guessing is refused without a look at its token (clients on loopback have no key).
+      const waitMs = client === undefined ? 0 : failures.waitMs(client);
+      if (waitMs > 0) {
+        notes.refused = 'auth_backoff';
+        const seconds = Math.ceil(waitMs / 1000);
+        return sendRpcError(res, 429, -32000, `Too many failed token attempts from your address: retry in ${seconds} s`, { 'Retry-After': String(seconds) });
+      }
       const result = checkBearer(req.headers);
       if (result !== 'ok') {
+        // A missing token is no guess (a client not yet configured); a wrong one is.
+        if (result === 'invalid' && client !== undefined) failures.fail(client);
         notes.refused = 'auth';
         const challenge = result === 'missing' ? 'Bearer realm="svc-platform-mcp"' : 'Bearer realm="svc-platform-mcp", error="invalid_token"';
         return sendRpcError(res, 401, -32001, 'Unauthorized: send Authorization: Bearer <SVC_MCP_AUTH_TOKEN>', { 'WWW-Authenticate': challenge });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { clientAddress, clientKey, parseAddressOrBlock, trustedProxies } from '../../src/transports/http-clients.js';
+import { AUTH_BACKOFF, FailureBackoff, clientAddress, clientKey, parseAddressOrBlock, trustedProxies } from '../../src/transports/http-clients.js';
 
 /** A request as clientAddress sees it: the peer and the headers. */
 const request = (peer: string, forwardedFor?: string | string[]) => ({
@@ -46,5 +46,48 @@ describe('client address (unit)', () => {
       expect(parseAddressOrBlock(bad), bad).toBeUndefined();
     }
     expect(trustedProxies([])).toBeUndefined();
+  });
+});
+
+describe('failed token attempts (unit)', () => {
+  const backoff = (options: Partial<ConstructorParameters<typeof FailureBackoff>[0]> = {}) => {
+    const clock = { now: 0 };
+    return { clock, backoff: new FailureBackoff({ ...AUTH_BACKOFF, now: () => clock.now, ...options }) };
+  };
+
+  it('5 free failures, then refused for 1 s, 2 s, 4 s ... up to 60 s after each further one', () => {
+    const { clock, backoff: b } = backoff();
+    for (let i = 0; i < 5; i += 1) expect(b.fail('203.0.113.5')).toBe(0);
+    expect(b.waitMs('203.0.113.5')).toBe(0);
+    const waits: number[] = [];
+    for (let i = 0; i < 9; i += 1) {
+      const wait = b.fail('203.0.113.5');
+      waits.push(wait);
+      expect(b.waitMs('203.0.113.5')).toBe(wait);
+      clock.now += wait; // the client retries as soon as it may
+      expect(b.waitMs('203.0.113.5')).toBe(0);
+    }
+    expect(waits).toEqual([1000, 2000, 4000, 8000, 16_000, 32_000, 60_000, 60_000, 60_000]);
+    expect(b.waitMs('198.51.100.7')).toBe(0); // others are not affected
+  });
+
+  it('forgets a client after 15 min without a failure', () => {
+    const { clock, backoff: b } = backoff();
+    for (let i = 0; i < 7; i += 1) b.fail('203.0.113.5');
+    clock.now += 15 * 60_000;
+    expect(b.waitMs('203.0.113.5')).toBe(0);
+    expect(b.fail('203.0.113.5')).toBe(0); // counts from 1 again
+  });
+
+  it('remembers at most maxClients, dropping the stalest first', () => {
+    const { clock, backoff: b } = backoff({ maxClients: 100 });
+    for (let i = 0; i < 6; i += 1) b.fail('victim-of-its-own-typos');
+    for (let i = 0; i < 1000; i += 1) {
+      clock.now += 1;
+      b.fail(`10.0.${i >> 8}.${i & 255}`);
+      expect(b.size).toBeLessThanOrEqual(100);
+    }
+    expect(b.size).toBe(100);
+    expect(b.fail('victim-of-its-own-typos')).toBe(0); // dropped: it counts from 1 again
   });
 });

@@ -1,0 +1,77 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { parseCommand, type Config } from '../../src/config.js';
+import type { ServerFactory } from '../../src/server.js';
+import { startHttpServer, type HttpServerHandle } from '../../src/transports/http.js';
+import { INITIALIZE, rawRequest, rpcMessage } from '../helpers/spawn-http.js';
+
+// In process, loopback only: the limits of the HTTP transport, with a tiny MCP server of its own. Clients other
+// than loopback ones are made by trusting 127.0.0.1 as a proxy and sending X-Forwarded-For.
+
+const TOKEN = 'limits-test-token-0123456789abcdef';
+
+function config(env: Record<string, string> = {}, flags: string[] = []): Config {
+  const command = parseCommand(['--http', '--port', '0', ...flags], env);
+  if (command.kind !== 'serve') throw new Error('expected a serve command');
+  return command.config;
+}
+
+const tinyServer: ServerFactory = () => {
+  const server = new McpServer({ name: 'limits-test', version: '0.0.0' });
+  server.registerTool('echo', { description: 'Says ok', inputSchema: {} }, () => ({ content: [{ type: 'text', text: 'ok' }] }));
+  return server;
+};
+
+const handles: HttpServerHandle[] = [];
+const logs: string[] = [];
+async function start(env: Record<string, string>, options: { create?: ServerFactory; now?: () => number; graceMs?: number } = {}): Promise<HttpServerHandle> {
+  const handle = await startHttpServer(options.create ?? tinyServer, config(env), {
+    log: (line) => logs.push(line),
+    onSignal: () => {},
+    now: options.now,
+    graceMs: options.graceMs,
+  });
+  handles.push(handle);
+  return handle;
+}
+
+afterEach(async () => {
+  await Promise.all(handles.splice(0).map((h) => h.close()));
+  logs.length = 0;
+});
+
+describe('failed token attempts', () => {
+  it('after 5 wrong tokens an address is refused with 429 and Retry-After, for a time that grows; others are not', async () => {
+    const clock = { now: 1_000_000 };
+    const handle = await start({ SVC_MCP_AUTH_TOKEN: TOKEN, SVC_MCP_TRUSTED_PROXIES: '127.0.0.1' }, { now: () => clock.now });
+    const attempt = (client: string | undefined, token: string) =>
+      rawRequest(handle.url, {
+        headers: { Authorization: `Bearer ${token}`, ...(client ? { 'X-Forwarded-For': client } : {}) },
+        body: INITIALIZE,
+      });
+    const guesser = '203.0.113.5';
+    for (let i = 0; i < 6; i += 1) expect((await attempt(guesser, `guess-${i}`)).status).toBe(401);
+    // Blocked for 1 s: even the right token is not looked at.
+    const refused = await attempt(guesser, TOKEN);
+    expect(refused.status).toBe(429);
+    expect(refused.headers['retry-after']).toBe('1');
+    expect(rpcMessage(refused.body).error?.message).toMatch(/failed token attempts/);
+    expect(logs.some((l) => l.includes('"refused":"auth_backoff"'))).toBe(true);
+    // Another address, and loopback (a local proxy relays everyone from there), are not affected.
+    expect((await attempt('198.51.100.7', TOKEN)).status).toBe(200);
+    expect((await attempt(undefined, TOKEN)).status).toBe(200);
+    // Once the time is over, the next wrong token doubles it.
+    clock.now += 1000;
+    expect((await attempt(guesser, 'guess-6')).status).toBe(401);
+    expect((await attempt(guesser, TOKEN)).headers['retry-after']).toBe('2');
+    clock.now += 2000;
+    expect((await attempt(guesser, TOKEN)).status).toBe(200);
+  });
+
+  it('a missing token is not a guess: no back-off', async () => {
+    const handle = await start({ SVC_MCP_AUTH_TOKEN: TOKEN, SVC_MCP_TRUSTED_PROXIES: '127.0.0.1' });
+    for (let i = 0; i < 10; i += 1) {
+      expect((await rawRequest(handle.url, { headers: { 'X-Forwarded-For': '203.0.113.5' }, body: INITIALIZE })).status).toBe(401);
+    }
+  });
+});
