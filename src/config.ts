@@ -22,6 +22,10 @@ export interface HttpOptions {
   trustedProxies?: string[];
   sessionIdleMs: number;
   maxBodyBytes: number;
+  /** Time a request has to arrive whole (headers and body). */
+  requestTimeoutMs: number;
+  /** Open connections at most. */
+  maxConnections: number;
   /** How long SIGINT/SIGTERM lets in-flight requests finish before closing anyway. */
   shutdownGraceMs: number;
   /** Prefix of the session ids this process creates (`<id>.<uuid>`), so that a proxy can route them back to it. */
@@ -232,6 +236,8 @@ function buildConfig(flags: Flags, env: Env): Config {
       trustedProxies,
       sessionIdleMs: wholeNumber('SVC_MCP_SESSION_IDLE_MS', 1000, 86_400_000),
       maxBodyBytes: wholeNumber('SVC_MCP_MAX_BODY_BYTES', 1024, 1 << 30),
+      requestTimeoutMs: wholeNumber('SVC_MCP_REQUEST_TIMEOUT_MS', 1000, 600_000),
+      maxConnections: wholeNumber('SVC_MCP_MAX_CONNECTIONS', 1, 1_000_000),
       shutdownGraceMs: wholeNumber('SVC_MCP_SHUTDOWN_GRACE_MS', 0, 600_000),
       replicaId,
     },

@@ -254,6 +254,25 @@ export const ENV_VARIABLES = [
     unit: 'bytes',
   },
   {
+    name: 'SVC_MCP_REQUEST_TIMEOUT_MS',
+    group: 'http',
+    meaning: 'time a request has to arrive whole, headers and body',
+    details:
+      'A body still arriving then (an endless chunked one, a trickle) gets `408` and its connection is closed; ' +
+      'headers must arrive within 10 s (or this, if shorter). Streaming responses are not limited by it.',
+    default: '30000',
+    unit: 'ms',
+  },
+  {
+    name: 'SVC_MCP_MAX_CONNECTIONS',
+    group: 'http',
+    meaning: 'most open connections; one more is closed at once',
+    details:
+      'Each `GET /mcp` stream and each response being streamed holds one, kept-alive idle ones (5 s) too. ' +
+      'Refusals are logged (`connections_refused`), at most once a second.',
+    default: '1000',
+  },
+  {
     name: 'SVC_MCP_SHUTDOWN_GRACE_MS',
     group: 'http',
     meaning: 'how long SIGINT/SIGTERM lets in-flight requests finish before closing anyway',

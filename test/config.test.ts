@@ -256,6 +256,8 @@ describe('--http', () => {
       maxSessionsPerClient: 10,
       sessionIdleMs: 600_000,
       maxBodyBytes: 4_194_304,
+      requestTimeoutMs: 30_000,
+      maxConnections: 1000,
       shutdownGraceMs: 10_000,
     });
     const c = config(['--http'], {
@@ -270,6 +272,8 @@ describe('--http', () => {
     refused(['--http'], { SVC_MCP_SHUTDOWN_GRACE_MS: '-5' }, /SVC_MCP_SHUTDOWN_GRACE_MS/);
     refused(['--http'], { SVC_MCP_MAX_SESSIONS: '0' }, /SVC_MCP_MAX_SESSIONS/);
     refused(['--http'], { SVC_MCP_MAX_SESSIONS_PER_CLIENT: '0' }, /SVC_MCP_MAX_SESSIONS_PER_CLIENT/);
+    refused(['--http'], { SVC_MCP_REQUEST_TIMEOUT_MS: '999' }, /SVC_MCP_REQUEST_TIMEOUT_MS must be between 1000 and 600000/);
+    refused(['--http'], { SVC_MCP_MAX_CONNECTIONS: '0' }, /SVC_MCP_MAX_CONNECTIONS/);
   });
 
   it('SVC_MCP_TRUSTED_PROXIES: unset by default; addresses and CIDR blocks; anything else refused in one line', () => {

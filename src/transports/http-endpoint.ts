@@ -62,8 +62,16 @@ export function mcpEndpoint(create: ServerFactory, options: HttpOptions, session
       notes.refused = 'content_type';
       return sendRpcError(res, 415, -32000, 'Unsupported Media Type: Content-Type must be application/json');
     }
-    const body = await readJsonBody(req, options.maxBodyBytes);
+    const body = await readJsonBody(req, options.maxBodyBytes, options.requestTimeoutMs);
     if (body.kind === 'aborted') return void res.destroy();
+    if (body.kind === 'timeout') {
+      notes.refused = 'timeout';
+      res.setHeader('Connection', 'close');
+      sendRpcError(res, 408, -32000, `Request Timeout: the body did not arrive within ${options.requestTimeoutMs} ms (SVC_MCP_REQUEST_TIMEOUT_MS)`);
+      // The rest of the body is not waited for: the connection ends once the answer is out.
+      res.once('finish', () => req.socket.destroySoon());
+      return;
+    }
     if (body.kind === 'too-large') {
       notes.refused = 'too_large';
       res.setHeader('Connection', 'close');

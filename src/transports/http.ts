@@ -38,6 +38,8 @@ export interface HttpServerHandle {
 }
 
 const MCP_PATH = '/mcp';
+/** Headers come in one packet or two: time enough on any network (or SVC_MCP_REQUEST_TIMEOUT_MS, if shorter). */
+const HEADERS_TIMEOUT_MS = 10_000;
 const HEALTH_PATH = '/healthz';
 
 /**
@@ -85,7 +87,13 @@ export async function startHttpServer(create: ServerFactory, config: Config, run
   let inFlight = 0;
   let drained: (() => void) | undefined;
 
-  const server = createHttpServer((req, res) => {
+  // Node's own request timeout is the backstop for requests whose body is never read (refused before it): a
+  // second after ours, so that a body being read gets our JSON-RPC 408 first. Checked every half second.
+  const server = createHttpServer({
+    requestTimeout: options.requestTimeoutMs + 1000,
+    headersTimeout: Math.min(options.requestTimeoutMs, HEADERS_TIMEOUT_MS),
+    connectionsCheckingInterval: 500,
+  }, (req, res) => {
     const started = now();
     const notes: RequestNotes = {};
     // A long-lived stream (GET /mcp) does not hold up shutdown: closing its session ends it.
@@ -111,7 +119,24 @@ export async function startHttpServer(create: ServerFactory, config: Config, run
       else res.destroy();
     });
   });
-  server.headersTimeout = 30_000;
+  server.maxConnections = options.maxConnections;
+  let refusedConnections = 0;
+  let refusalLog: NodeJS.Timeout | undefined;
+  const logRefusals = () => {
+    if (refusedConnections > 0) log({ event: 'connections_refused', maxConnections: options.maxConnections, count: refusedConnections });
+    refusedConnections = 0;
+  };
+  // One line a second at most, however many connections a flood brings.
+  server.on('drop', () => {
+    refusedConnections += 1;
+    if (refusalLog) return;
+    logRefusals();
+    refusalLog = setTimeout(() => {
+      refusalLog = undefined;
+      logRefusals();
+    }, 1000);
+    refusalLog.unref();
+  });
 
   async function handle(req: IncomingMessage, res: ServerResponse, notes: RequestNotes): Promise<void> {
     const path = pathOf(req);
@@ -204,6 +229,7 @@ export async function startHttpServer(create: ServerFactory, config: Config, run
   async function shutdown(): Promise<void> {
     draining = true;
     if (sweeper) clearInterval(sweeper);
+    clearTimeout(refusalLog);
     const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
     server.closeIdleConnections();
     if (inFlight > 0) {

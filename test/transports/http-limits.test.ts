@@ -1,9 +1,10 @@
+import { connect, type Socket } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { parseCommand, type Config } from '../../src/config.js';
 import type { ServerFactory } from '../../src/server.js';
 import { startHttpServer, type HttpServerHandle } from '../../src/transports/http.js';
-import { INITIALIZE, rawRequest, rpcMessage } from '../helpers/spawn-http.js';
+import { INITIALIZE, rawRequest, rpcMessage, waitFor } from '../helpers/spawn-http.js';
 
 // In process, loopback only: the limits of the HTTP transport, with a tiny MCP server of its own. Clients other
 // than loopback ones are made by trusting 127.0.0.1 as a proxy and sending X-Forwarded-For.
@@ -73,5 +74,74 @@ describe('failed token attempts', () => {
     for (let i = 0; i < 10; i += 1) {
       expect((await rawRequest(handle.url, { headers: { 'X-Forwarded-For': '203.0.113.5' }, body: INITIALIZE })).status).toBe(401);
     }
+  });
+});
+
+/** A raw connection to the server, with everything it received and whether the server closed it. */
+async function open(port: number): Promise<{ socket: Socket; received: () => string; closed: Promise<number> }> {
+  const socket = connect(port, '127.0.0.1');
+  let received = '';
+  socket.on('data', (chunk: Buffer) => (received += chunk.toString('utf8')));
+  socket.on('error', () => {});
+  const closed = new Promise<number>((resolve) => socket.once('close', () => resolve(Date.now())));
+  await new Promise<void>((resolve, reject) => {
+    socket.once('connect', resolve);
+    socket.once('error', reject);
+  });
+  return { socket, received: () => received, closed };
+}
+
+/** Sends the head of a chunked POST, then one byte of body every 100 ms until the server closes the connection. */
+function trickle(connection: Awaited<ReturnType<typeof open>>, port: number, host = `127.0.0.1:${port}`): void {
+  connection.socket.write(
+    `POST /mcp HTTP/1.1\r\nHost: ${host}\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\n` +
+      'Transfer-Encoding: chunked\r\n\r\n1\r\n{\r\n',
+  );
+  const timer = setInterval(() => connection.socket.write('1\r\n \r\n'), 100);
+  void connection.closed.then(() => clearInterval(timer));
+}
+
+describe('slow requests and many connections', () => {
+  it('a body still arriving after SVC_MCP_REQUEST_TIMEOUT_MS gets 408 with a JSON-RPC error, and its connection is closed', async () => {
+    const handle = await start({ SVC_MCP_REQUEST_TIMEOUT_MS: '1000' });
+    const connection = await open(handle.port);
+    const started = Date.now();
+    trickle(connection, handle.port);
+    const closedAt = await connection.closed;
+    expect(closedAt - started).toBeGreaterThanOrEqual(900);
+    expect(closedAt - started).toBeLessThan(3000);
+    expect(connection.received()).toMatch(/^HTTP\/1\.1 408 /);
+    expect(connection.received()).toContain('SVC_MCP_REQUEST_TIMEOUT_MS');
+    expect(logs.some((l) => l.includes('"refused":"timeout"'))).toBe(true);
+  });
+
+  it('a request refused before its body is read (here: a foreign Host) cannot hold its connection either', async () => {
+    const handle = await start({ SVC_MCP_REQUEST_TIMEOUT_MS: '1000' });
+    const connection = await open(handle.port);
+    const started = Date.now();
+    trickle(connection, handle.port, 'evil.example.com');
+    const closedAt = await connection.closed;
+    expect(connection.received()).toMatch(/^HTTP\/1\.1 403 /);
+    expect(closedAt - started).toBeLessThan(4000);
+  });
+
+  it('SVC_MCP_MAX_CONNECTIONS: a connection beyond the cap is closed at once; one more is served when one ends', async () => {
+    const handle = await start({ SVC_MCP_MAX_CONNECTIONS: '2' });
+    const first = await open(handle.port);
+    const second = await open(handle.port);
+    const third = await open(handle.port);
+    await third.closed;
+    expect(third.received()).toBe('');
+    // The two within the cap are served.
+    second.socket.write(`GET /healthz HTTP/1.1\r\nHost: 127.0.0.1:${handle.port}\r\n\r\n`);
+    await waitFor(() => second.received().includes('"status":"ok"'), 2_000, 'the health answer');
+    expect(logs.some((l) => l.includes('"event":"connections_refused"') && l.includes('"maxConnections":2'))).toBe(true);
+    first.socket.destroy();
+    second.socket.destroy();
+    let status = 0;
+    await waitFor(() => {
+      void rawRequest(`${handle.url.replace('/mcp', '')}/healthz`, { method: 'GET' }).then((r) => (status = r.status), () => {});
+      return status === 200;
+    }, 2_000, 'a place to free up');
   });
 });
