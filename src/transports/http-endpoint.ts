@@ -4,7 +4,7 @@ import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import type { HttpOptions } from '../config.js';
 import type { ServerFactory } from '../server.js';
-import { isJsonContentType, readJsonBody } from './http-body.js';
+import { invalidBody, isJsonContentType, readJsonBody } from './http-body.js';
 import { narrowingFrom } from './http-narrowing.js';
 import { sendRpcError, sessionIdOf } from './http-reply.js';
 import { summariseRpc, type RequestNotes } from './http-request-log.js';
@@ -80,6 +80,11 @@ export function mcpEndpoint(create: ServerFactory, options: HttpOptions, session
     if (body.kind === 'invalid-json') {
       notes.refused = 'parse_error';
       return sendRpcError(res, 400, -32700, 'Parse error: invalid JSON');
+    }
+    const invalid = invalidBody(body.value, single(req.headers['mcp-protocol-version']));
+    if (invalid) {
+      notes.refused = 'invalid_request';
+      return sendRpcError(res, 400, invalid.code, invalid.message);
     }
     const summary = summariseRpc(body.value);
     if (summary.rpc) notes.rpc = summary.rpc;
@@ -203,4 +208,8 @@ export function mcpEndpoint(create: ServerFactory, options: HttpOptions, session
     }
     await session.transport.handleRequest(req, res, body);
   }
+}
+
+function single(value: string | string[] | undefined): string | undefined {
+  return Array.isArray(value) ? value[0] : value;
 }
