@@ -40,6 +40,8 @@ export interface HttpServerHandle {
 const MCP_PATH = '/mcp';
 /** Headers come in one packet or two: time enough on any network (or SVC_MCP_REQUEST_TIMEOUT_MS, if shorter). */
 const HEADERS_TIMEOUT_MS = 10_000;
+/** After the grace period, how long the stopped calls have to write their answers before the connections close. */
+const STOPPED_CALLS_MS = 1000;
 const HEALTH_PATH = '/healthz';
 
 /**
@@ -225,7 +227,11 @@ export async function startHttpServer(create: ServerFactory, config: Config, run
   const closed = new Promise<void>((resolve) => (resolveClosed = resolve));
   let closing: Promise<void> | undefined;
 
-  /** Stop accepting; wait for in-flight requests (at most graceMs); close sessions and connections. */
+  /**
+   * Stop accepting; wait for in-flight requests (at most graceMs); then stop the tool calls still running, each of
+   * which answers on its stream that it was stopped and whether its request was sent, and give those answers a
+   * moment to go out; close sessions and connections.
+   */
   async function shutdown(): Promise<void> {
     draining = true;
     if (sweeper) clearInterval(sweeper);
@@ -233,12 +239,13 @@ export async function startHttpServer(create: ServerFactory, config: Config, run
     const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
     server.closeIdleConnections();
     if (inFlight > 0) {
-      const allDone = new Promise<void>((resolve) => (drained = resolve));
-      let timer: NodeJS.Timeout | undefined;
-      const timedOut = new Promise<'timeout'>((resolve) => (timer = setTimeout(() => resolve('timeout'), graceMs)));
-      const outcome = await Promise.race([allDone, timedOut]);
-      clearTimeout(timer);
-      if (outcome === 'timeout') log({ event: 'shutdown_grace_expired', graceMs, cutOff: inFlight });
+      const allDone = new Promise<'done'>((resolve) => (drained = () => resolve('done')));
+      if ((await within(allDone, graceMs)) === 'timeout') {
+        const calls = create.calls;
+        log({ event: 'shutdown_grace_expired', graceMs, cutOff: inFlight, ...(calls ? { stopped: calls.inFlight } : {}) });
+        calls?.stop();
+        if (calls) await within(allDone, STOPPED_CALLS_MS);
+      }
     }
     await sessions.closeAll();
     server.closeAllConnections();
@@ -253,6 +260,17 @@ export async function startHttpServer(create: ServerFactory, config: Config, run
     close: () => (closing ??= shutdown()),
     closed,
   };
+}
+
+/** The outcome of `promise`, or 'timeout' after `ms`. */
+async function within<T>(promise: Promise<T>, ms: number): Promise<T | 'timeout'> {
+  let timer: NodeJS.Timeout | undefined;
+  const timedOut = new Promise<'timeout'>((resolve) => (timer = setTimeout(() => resolve('timeout'), ms)));
+  try {
+    return await Promise.race([promise, timedOut]);
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 /** A start-up failure the user can fix (port taken, address not available): one line, no stack trace. */

@@ -8,6 +8,11 @@ import { SessionStore } from '../../src/transports/http-sessions.js';
 import { sessionIdGenerator } from '../../src/transports/http-endpoint.js';
 import { summariseRpc } from '../../src/transports/http-request-log.js';
 import { INITIALIZE, connectClient, rawRequest, rpcMessage, waitFor } from '../helpers/spawn-http.js';
+import { startRecordingServer } from '../helpers/recording-server.js';
+import { fullEnv } from '../helpers/upstream.js';
+import { createUpstream } from '../../src/gateway/http.js';
+import { createServerFactory } from '../../src/server.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 
 // In process: the transport with a tiny MCP server of its own, so that these tests are about sessions only.
 
@@ -305,4 +310,36 @@ describe('shutdown (in process)', () => {
     await client.close().catch(() => {});
     await call;
   });
+
+  for (const mode of ['sessions', 'stateless'] as const) {
+    it(`${mode}: at the end of the grace period the calls still running are stopped, and each answers on its stream`, async () => {
+      const upstream = await startRecordingServer();
+      upstream.setFallback({ hang: true });
+      const cfg = config(fullEnv(upstream.url, { SVC_TIMEOUT_MS: '20000' }), mode === 'stateless' ? ['--stateless'] : []);
+      const up = createUpstream(cfg);
+      const create = createServerFactory(cfg, { upstream: up, now: Date.now, randomId: () => 'test-id', random: Math.random, log: () => {} });
+      try {
+        const handle = await startHttpServer(create, cfg, { log: (line) => logs.push(line), onSignal: () => {}, graceMs: 300 });
+        handles.push(handle);
+        const { client } = await connectClient(handle.url);
+        const calls = [1, 2].map(
+          () => client.callTool({ name: 'search_list_tokenizer_languages', arguments: {} }, undefined, { timeout: 5_000 }) as Promise<CallToolResult>,
+        );
+        await waitFor(() => upstream.requests.length === 2, 5_000, 'the calls to reach the upstream');
+        const started = Date.now();
+        await handle.close();
+        expect(Date.now() - started).toBeLessThan(2_000);
+        // An answer, not a stream that ends without one (the client would wait for its own timeout).
+        for (const result of await Promise.all(calls)) {
+          expect(result.isError).toBe(true);
+          expect((result.content[0] as { text: string }).text).toMatch(/^search_list_tokenizer_languages failed \[shutting_down\]: the server shut down before the call ended/);
+        }
+        expect(logs.some((l) => l.includes('"shutdown_grace_expired"') && l.includes('"cutOff":2') && l.includes('"stopped":2'))).toBe(true);
+        await client.close().catch(() => {});
+      } finally {
+        await up.destroy();
+        await upstream.close();
+      }
+    });
+  }
 });
