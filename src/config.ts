@@ -26,6 +26,8 @@ export interface HttpOptions {
   requestTimeoutMs: number;
   /** Open connections at most. */
   maxConnections: number;
+  /** Bytes a session's response streams may hold unread before its new requests are refused. */
+  maxUnreadBytes: number;
   /** How long SIGINT/SIGTERM lets in-flight requests finish before closing anyway. */
   shutdownGraceMs: number;
   /** Prefix of the session ids this process creates (`<id>.<uuid>`), so that a proxy can route them back to it. */
@@ -238,6 +240,7 @@ function buildConfig(flags: Flags, env: Env): Config {
       maxBodyBytes: wholeNumber('SVC_MCP_MAX_BODY_BYTES', 1024, 1 << 30),
       requestTimeoutMs: wholeNumber('SVC_MCP_REQUEST_TIMEOUT_MS', 1000, 600_000),
       maxConnections: wholeNumber('SVC_MCP_MAX_CONNECTIONS', 1, 1_000_000),
+      maxUnreadBytes: wholeNumber('SVC_MCP_MAX_UNREAD_BYTES', 65_536, 1 << 30),
       shutdownGraceMs: wholeNumber('SVC_MCP_SHUTDOWN_GRACE_MS', 0, 600_000),
       replicaId,
     },

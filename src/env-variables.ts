@@ -273,6 +273,17 @@ export const ENV_VARIABLES = [
     default: '1000',
   },
   {
+    name: 'SVC_MCP_MAX_UNREAD_BYTES',
+    group: 'http',
+    meaning: 'unread response bytes a session may leave waiting before its new requests are refused',
+    details:
+      'What its open response streams hold in the process beyond what the network took. Over it, a request ' +
+      'on that session gets `503` with `Retry-After` until the client reads; notifications still pass. ' +
+      'Keep it above `SVC_MAX_RESULT_BYTES`.',
+    default: String(MiB),
+    unit: 'bytes',
+  },
+  {
     name: 'SVC_MCP_SHUTDOWN_GRACE_MS',
     group: 'http',
     meaning: 'how long SIGINT/SIGTERM lets in-flight requests finish before closing anyway',

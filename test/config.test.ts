@@ -258,6 +258,7 @@ describe('--http', () => {
       maxBodyBytes: 4_194_304,
       requestTimeoutMs: 30_000,
       maxConnections: 1000,
+      maxUnreadBytes: 1_048_576,
       shutdownGraceMs: 10_000,
     });
     const c = config(['--http'], {
@@ -274,6 +275,7 @@ describe('--http', () => {
     refused(['--http'], { SVC_MCP_MAX_SESSIONS_PER_CLIENT: '0' }, /SVC_MCP_MAX_SESSIONS_PER_CLIENT/);
     refused(['--http'], { SVC_MCP_REQUEST_TIMEOUT_MS: '999' }, /SVC_MCP_REQUEST_TIMEOUT_MS must be between 1000 and 600000/);
     refused(['--http'], { SVC_MCP_MAX_CONNECTIONS: '0' }, /SVC_MCP_MAX_CONNECTIONS/);
+    refused(['--http'], { SVC_MCP_MAX_UNREAD_BYTES: '1000' }, /SVC_MCP_MAX_UNREAD_BYTES must be between 65536/);
   });
 
   it('SVC_MCP_TRUSTED_PROXIES: unset by default; addresses and CIDR blocks; anything else refused in one line', () => {

@@ -19,7 +19,20 @@ import type { Narrowing } from '../mcp/tool-policy.js';
 export interface McpSession {
   server: McpServer;
   transport: StreamableHTTPServerTransport;
+  /** Its response streams still open (POST responses, the GET stream), for back-pressure. */
+  responses: Set<ServerResponse>;
   close(): Promise<void>;
+}
+
+/**
+ * What a session's open responses hold in the process, unread: bytes the network has not taken yet. (The SDK
+ * writes with back-pressure, so a stream that is not read keeps its current message here and the next ones in
+ * its own queue: this is a lower bound of what waits.)
+ */
+export function unreadBytes(responses: Iterable<Pick<ServerResponse, 'writableLength'>>): number {
+  let total = 0;
+  for (const res of responses) total += res.writableLength;
+  return total;
 }
 
 /** `client` is the key of the per-client limits (see http-clients.ts); undefined for loopback. */
@@ -90,7 +103,7 @@ export function mcpEndpoint(create: ServerFactory, options: HttpOptions, session
     if (summary.rpc) notes.rpc = summary.rpc;
     if (summary.tool) notes.tool = summary.tool;
 
-    if (sessionIdOf(req) !== undefined && !options.stateless) return sessionRequest(req, res, notes, body.value);
+    if (sessionIdOf(req) !== undefined && !options.stateless) return sessionRequest(req, res, notes, body.value, summary.hasRequest);
     // A client narrows its tools on each request (stateless) or when its session starts.
     const narrowed = narrowingFrom(req.headers);
     if (!narrowed.ok) {
@@ -174,7 +187,7 @@ export function mcpEndpoint(create: ServerFactory, options: HttpOptions, session
       onsessioninitialized: (id) => onInitialized(id, session),
       onsessionclosed: (id) => sessions.remove(id),
     });
-    const session: McpSession = { server, transport, close: () => server.close() };
+    const session: McpSession = { server, transport, responses: new Set(), close: () => server.close() };
     // Set before connect, which chains its own handler after this one.
     transport.onclose = () => {
       if (transport.sessionId) sessions.remove(transport.sessionId);
@@ -183,7 +196,7 @@ export function mcpEndpoint(create: ServerFactory, options: HttpOptions, session
   }
 
   /** A request on an existing session: POST (with its parsed body), GET (stream) or DELETE (end it). */
-  async function sessionRequest(req: IncomingMessage, res: ServerResponse, notes: RequestNotes, body?: unknown): Promise<void> {
+  async function sessionRequest(req: IncomingMessage, res: ServerResponse, notes: RequestNotes, body?: unknown, hasRequest = false): Promise<void> {
     const id = sessionIdOf(req);
     if (id === undefined) {
       notes.refused = 'no_session';
@@ -194,9 +207,27 @@ export function mcpEndpoint(create: ServerFactory, options: HttpOptions, session
       notes.refused = 'unknown_session';
       return sendRpcError(res, 404, -32001, 'Session not found (unknown, ended or expired): initialize a new session');
     }
+    // Back-pressure: no new work for a client that does not read what it already has (its notifications and
+    // responses still pass: a cancellation can only help). The process-wide cap of calls is in Calls.
+    const unread = hasRequest ? unreadBytes(session.responses) : 0;
+    if (unread > options.maxUnreadBytes) {
+      notes.refused = 'backpressure';
+      return sendRpcError(
+        res,
+        503,
+        -32000,
+        `Service Unavailable: this session's earlier responses hold ${unread} unread bytes, over ${options.maxUnreadBytes} ` +
+          '(SVC_MCP_MAX_UNREAD_BYTES): read them before sending more requests',
+        { 'Retry-After': '1' },
+      );
+    }
     const end = sessions.begin(id);
     if (notes.longLived) end(); // a stream is activity, not work in flight: idle expiry may still end it
     else res.once('close', end);
+    if (req.method !== 'DELETE') {
+      session.responses.add(res);
+      res.once('close', () => session.responses.delete(res));
+    }
     if (req.method === 'DELETE') {
       try {
         await session.transport.handleRequest(req, res);

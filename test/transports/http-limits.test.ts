@@ -4,6 +4,7 @@ import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { parseCommand, type Config } from '../../src/config.js';
 import type { ServerFactory } from '../../src/server.js';
 import { startHttpServer, type HttpServerHandle } from '../../src/transports/http.js';
+import { unreadBytes } from '../../src/transports/http-endpoint.js';
 import { INITIALIZE, rawRequest, rpcMessage, waitFor } from '../helpers/spawn-http.js';
 
 // In process, loopback only: the limits of the HTTP transport, with a tiny MCP server of its own. Clients other
@@ -143,5 +144,63 @@ describe('slow requests and many connections', () => {
       void rawRequest(`${handle.url.replace('/mcp', '')}/healthz`, { method: 'GET' }).then((r) => (status = r.status), () => {});
       return status === 200;
     }, 2_000, 'a place to free up');
+  });
+});
+
+describe('back-pressure', () => {
+  const BIG = 16 * 1024 * 1024; // more than the kernel's socket buffers hold, so that the rest waits in the process
+  const bigServer: ServerFactory = () => {
+    const server = new McpServer({ name: 'limits-test', version: '0.0.0' });
+    server.registerTool('big', { description: 'A large result', inputSchema: {} }, () => ({ content: [{ type: 'text', text: 'x'.repeat(BIG) }] }));
+    return server;
+  };
+
+  async function session(url: string): Promise<Record<string, string>> {
+    const init = await rawRequest(url, { body: INITIALIZE });
+    const headers = { 'Mcp-Session-Id': init.headers['mcp-session-id'] as string, 'Mcp-Protocol-Version': '2025-06-18' };
+    expect((await rawRequest(url, { headers, body: JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }) })).status).toBe(202);
+    return headers;
+  }
+
+  it('counts what the open responses of a session hold unread (unit)', () => {
+    expect(unreadBytes([])).toBe(0);
+    expect(unreadBytes([{ writableLength: 3 }, { writableLength: 0 }, { writableLength: 4 }])).toBe(7);
+  });
+
+  it('a session whose earlier responses are not read gets 503 with Retry-After for new requests until it reads them', async () => {
+    const handle = await start({ SVC_MCP_MAX_UNREAD_BYTES: '65536' }, { create: bigServer });
+    const headers = await session(handle.url);
+    const ping = (h = headers) => rawRequest(handle.url, { headers: h, body: JSON.stringify({ jsonrpc: '2.0', id: 7, method: 'ping' }) });
+    expect((await ping()).status).toBe(200);
+
+    // A client that asks for a large result and stops reading.
+    const stuck = await open(handle.port);
+    const call = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'big', arguments: {} } });
+    stuck.socket.pause();
+    stuck.socket.write(
+      `POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:${handle.port}\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\n` +
+        `Mcp-Session-Id: ${headers['Mcp-Session-Id']}\r\nMcp-Protocol-Version: 2025-06-18\r\nContent-Length: ${Buffer.byteLength(call)}\r\n\r\n${call}`,
+    );
+    let refused: Awaited<ReturnType<typeof ping>> | undefined;
+    await waitFor(() => {
+      void ping().then((res) => (refused ??= res.status === 503 ? res : undefined), () => {});
+      return refused !== undefined;
+    }, 5_000, 'new requests of the session to be refused');
+    expect(refused!.headers['retry-after']).toBe('1');
+    expect(rpcMessage(refused!.body).error).toMatchObject({ code: -32000, message: expect.stringContaining('SVC_MCP_MAX_UNREAD_BYTES') });
+    expect(logs.some((l) => l.includes('"refused":"backpressure"'))).toBe(true);
+    // A notification still passes (a cancellation could free the stream), and other sessions are not affected.
+    expect((await rawRequest(handle.url, { headers, body: JSON.stringify({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 1 } }) })).status).toBe(202);
+    expect((await ping(await session(handle.url))).status).toBe(200);
+
+    // Once the client reads, the session takes requests again.
+    stuck.socket.resume();
+    await waitFor(() => stuck.received().length > BIG, 10_000, 'the large result to be read');
+    let served = false;
+    await waitFor(() => {
+      void ping().then((res) => (served ||= res.status === 200), () => {});
+      return served;
+    }, 5_000, 'the session to take requests again');
+    stuck.socket.destroy();
   });
 });
