@@ -224,10 +224,6 @@ export function mcpEndpoint(create: ServerFactory, options: HttpOptions, session
     const end = sessions.begin(id);
     if (notes.longLived) end(); // a stream is activity, not work in flight: idle expiry may still end it
     else res.once('close', end);
-    if (req.method !== 'DELETE') {
-      session.responses.add(res);
-      res.once('close', () => session.responses.delete(res));
-    }
     if (req.method === 'DELETE') {
       try {
         await session.transport.handleRequest(req, res);
@@ -237,6 +233,8 @@ export function mcpEndpoint(create: ServerFactory, options: HttpOptions, session
       }
       return;
     }
+    session.responses.add(res);
+    res.once('close', () => session.responses.delete(res));
     await session.transport.handleRequest(req, res, body);
   }
 }

@@ -38,11 +38,11 @@ export interface HttpServerHandle {
 }
 
 const MCP_PATH = '/mcp';
+const HEALTH_PATH = '/healthz';
 /** Headers come in one packet or two: time enough on any network (or SVC_MCP_REQUEST_TIMEOUT_MS, if shorter). */
 const HEADERS_TIMEOUT_MS = 10_000;
 /** After the grace period, how long the stopped calls have to write their answers before the connections close. */
 const STOPPED_CALLS_MS = 1000;
-const HEALTH_PATH = '/healthz';
 
 /**
  * Serves MCP over Streamable HTTP until SIGINT/SIGTERM, then shuts down gracefully and resolves, so that
