@@ -6,6 +6,7 @@ import { environmentHelp } from './env-help.js';
 import { envDefault, serviceUrlVariable, type DefaultedEnvName, type EnvName } from './env-variables.js';
 import TOOL_DEFINITIONS from './generated/tool-definitions.json' with { type: 'json' };
 import { isLoopback } from './util/loopback.js';
+import { parseAddressOrBlock } from './transports/http-clients.js';
 
 export interface HttpOptions {
   host: string;
@@ -15,8 +16,18 @@ export interface HttpOptions {
   allowedHosts?: string[];
   allowedOrigins?: string[];
   maxSessions: number;
+  /** Sessions one client address may hold (clients on loopback are not counted). */
+  maxSessionsPerClient: number;
+  /** Reverse proxies (addresses, CIDR blocks) whose X-Forwarded-For names the client. */
+  trustedProxies?: string[];
   sessionIdleMs: number;
   maxBodyBytes: number;
+  /** Time a request has to arrive whole (headers and body). */
+  requestTimeoutMs: number;
+  /** Open connections at most. */
+  maxConnections: number;
+  /** Bytes a session's response streams may hold unread before its new requests are refused. */
+  maxUnreadBytes: number;
   /** Prefix of the session ids this process creates (`<id>.<uuid>`), so that a proxy can route them back to it. */
   replicaId?: string;
 }
@@ -65,6 +76,9 @@ export interface Config {
   /** Proxy settings for upstream calls, from HTTP(S)_PROXY / NO_PROXY. */
   proxy: { http?: string; https?: string; noProxy?: string };
 }
+
+/** Shortest SVC_MCP_AUTH_TOKEN accepted: 32 random hex characters are 128 bits. */
+export const MIN_TOKEN_LENGTH = 32;
 
 export class ConfigError extends Error {
   override name = 'ConfigError';
@@ -181,10 +195,23 @@ function buildConfig(flags: Flags, env: Env): Config {
   if (flags.http && !isLoopback(host) && !authToken) {
     throw new ConfigError(`refusing to bind ${host} (not loopback) without SVC_MCP_AUTH_TOKEN`);
   }
+  // On loopback too: a local reverse proxy brings the whole network there, and the failure back-off cannot tell its
+  // clients apart (see README, Limits), so the token's length is what stands against guessing.
+  if (flags.http && authToken !== undefined && authToken.length < MIN_TOKEN_LENGTH) {
+    throw new ConfigError(
+      `SVC_MCP_AUTH_TOKEN must be at least ${MIN_TOKEN_LENGTH} characters (it has ${authToken.length}): generate one with \`openssl rand -hex 32\``,
+    );
+  }
   const list = (name: EnvName) => value(name)?.split(',').map((s) => s.trim()).filter(Boolean);
   const replicaId = value('SVC_MCP_REPLICA_ID');
   if (replicaId !== undefined && !/^[A-Za-z0-9-]{1,32}$/.test(replicaId)) {
     throw new ConfigError(`SVC_MCP_REPLICA_ID must be 1 to 32 letters, digits or "-", got "${replicaId}"`);
+  }
+
+  const trustedProxies = list('SVC_MCP_TRUSTED_PROXIES');
+  const notAddress = trustedProxies?.find((entry) => !parseAddressOrBlock(entry));
+  if (notAddress !== undefined) {
+    throw new ConfigError(`SVC_MCP_TRUSTED_PROXIES: "${notAddress}" is not an IP address or CIDR block (e.g. 127.0.0.1, 10.0.0.0/8, fd00::/8)`);
   }
 
   const appKeys: Credentials['appKeys'] = {};
@@ -210,8 +237,13 @@ function buildConfig(flags: Flags, env: Env): Config {
       allowedHosts: list('SVC_MCP_ALLOWED_HOSTS'),
       allowedOrigins: list('SVC_MCP_ALLOWED_ORIGINS'),
       maxSessions: wholeNumber('SVC_MCP_MAX_SESSIONS', 1, 100_000),
+      maxSessionsPerClient: wholeNumber('SVC_MCP_MAX_SESSIONS_PER_CLIENT', 1, 100_000),
+      trustedProxies,
       sessionIdleMs: wholeNumber('SVC_MCP_SESSION_IDLE_MS', 1000, 86_400_000),
       maxBodyBytes: wholeNumber('SVC_MCP_MAX_BODY_BYTES', 1024, 1 << 30),
+      requestTimeoutMs: wholeNumber('SVC_MCP_REQUEST_TIMEOUT_MS', 1000, 600_000),
+      maxConnections: wholeNumber('SVC_MCP_MAX_CONNECTIONS', 1, 1_000_000),
+      maxUnreadBytes: wholeNumber('SVC_MCP_MAX_UNREAD_BYTES', 65_536, 1 << 30),
       replicaId,
     },
     sandbox: Boolean(flags.sandbox),

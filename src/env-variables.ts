@@ -164,8 +164,8 @@ export const ENV_VARIABLES = [
     group: 'limits',
     meaning: 'how long in-flight requests may still finish at shutdown, on both transports',
     details:
-      'It starts at SIGINT or SIGTERM, and over stdio also at the end of stdin. Then the server closes anyway; over ' +
-      'stdio, tool calls still running are stopped and answered with ' +
+      'It starts at SIGINT or SIGTERM, and over stdio also at the end of stdin. Then the server closes anyway: tool ' +
+      'calls still running are stopped and answered with ' +
       '`[shutting_down]`, which says for a tool that changes something whether its request was sent. See [Shutdown](#shutdown).',
     default: '10000',
     unit: 'ms',
@@ -198,10 +198,11 @@ export const ENV_VARIABLES = [
   {
     name: 'SVC_MCP_AUTH_TOKEN',
     group: 'http',
-    meaning: 'bearer token; required to bind beyond loopback',
+    meaning: 'bearer token, at least 32 characters; required to bind beyond loopback',
     details:
       'When set, every request except `/healthz` needs `Authorization: Bearer <token>` (compared in constant ' +
-      'time) or gets `401` with `WWW-Authenticate: Bearer`. Never logged.',
+      'time) or gets `401` with `WWW-Authenticate: Bearer`. A shorter one stops the start (exit code 2), on ' +
+      'loopback too: `openssl rand -hex 32`. Never logged.',
     secret: true,
   },
   {
@@ -228,11 +229,31 @@ export const ENV_VARIABLES = [
     default: '100',
   },
   {
+    name: 'SVC_MCP_MAX_SESSIONS_PER_CLIENT',
+    group: 'http',
+    meaning: 'most concurrent sessions of one client address, in session mode',
+    details:
+      'Beyond it, that client\'s `initialize` gets `429` with `Retry-After` (when its first idle session can ' +
+      'expire). An IPv6 client counts by its /64. Loopback addresses are not counted: a local reverse proxy ' +
+      'brings every client from there; list it in `SVC_MCP_TRUSTED_PROXIES` to count its clients one by one ' +
+      '(see [Limits](#limits)).',
+    default: '10',
+  },
+  {
+    name: 'SVC_MCP_TRUSTED_PROXIES',
+    group: 'http',
+    meaning: 'comma-separated proxy addresses or CIDR blocks whose X-Forwarded-For is believed',
+    details:
+      'For the per-client limits only: a request from one of them counts for the rightmost ' +
+      '`X-Forwarded-For` address that is not itself listed (nginx: ' +
+      '`proxy_set_header X-Forwarded-For $proxy_add_x_forwarded_for;`). Unset: the header is ignored.',
+  },
+  {
     name: 'SVC_MCP_SESSION_IDLE_MS',
     group: 'http',
     meaning: 'a session with no request for this long is closed',
-    details: 'Its id then gets `404`. A session with a call in flight is never idle.',
-    default: String(30 * 60 * 1000),
+    details: 'Its id then gets `404` (clients initialise again). A session with a call in flight is never idle.',
+    default: String(10 * 60 * 1000),
     unit: 'ms',
   },
   {
@@ -241,6 +262,36 @@ export const ENV_VARIABLES = [
     meaning: 'largest request body',
     details: 'Larger ones get `413`.',
     default: String(4 * MiB),
+    unit: 'bytes',
+  },
+  {
+    name: 'SVC_MCP_REQUEST_TIMEOUT_MS',
+    group: 'http',
+    meaning: 'time a request has to arrive whole, headers and body',
+    details:
+      'A body still arriving then (an endless chunked one, a trickle) gets `408` and its connection is closed; ' +
+      'headers must arrive within 10 s (or this, if shorter). Streaming responses are not limited by it.',
+    default: '30000',
+    unit: 'ms',
+  },
+  {
+    name: 'SVC_MCP_MAX_CONNECTIONS',
+    group: 'http',
+    meaning: 'most open connections; one more is closed at once',
+    details:
+      'Each `GET /mcp` stream and each response being streamed holds one, kept-alive idle ones (5 s) too. ' +
+      'Refusals are logged (`connections_refused`), at most once a second.',
+    default: '1000',
+  },
+  {
+    name: 'SVC_MCP_MAX_UNREAD_BYTES',
+    group: 'http',
+    meaning: 'unread response bytes a session may leave waiting before its new requests are refused',
+    details:
+      'What its open response streams hold in the process beyond what the network took. Over it, a request ' +
+      'on that session gets `503` with `Retry-After` until the client reads; notifications still pass. ' +
+      'Keep it above `SVC_MAX_RESULT_BYTES`.',
+    default: String(MiB),
     unit: 'bytes',
   },
   {

@@ -227,9 +227,19 @@ describe('--http', () => {
   });
 
   it('binds beyond loopback with SVC_MCP_AUTH_TOKEN', () => {
-    const c = config(['--http', '--host', '0.0.0.0'], { SVC_MCP_AUTH_TOKEN: 'tok-123456' });
+    const token = 'tok-'.padEnd(32, '7');
+    const c = config(['--http', '--host', '0.0.0.0'], { SVC_MCP_AUTH_TOKEN: token });
     expect(c.http.host).toBe('0.0.0.0');
-    expect(c.http.authToken).toBe('tok-123456');
+    expect(c.http.authToken).toBe(token);
+  });
+
+  it.each(['0.0.0.0', '127.0.0.1'])('refuses a SVC_MCP_AUTH_TOKEN under 32 characters on %s, in one line', (host) => {
+    for (const token of ['x', 'a'.repeat(31)]) {
+      refused(['--http', '--host', host], { SVC_MCP_AUTH_TOKEN: token }, /^SVC_MCP_AUTH_TOKEN must be at least 32 characters \(it has \d+\): generate one with `openssl rand -hex 32`$/);
+    }
+    expect(config(['--http', '--host', host], { SVC_MCP_AUTH_TOKEN: 'a'.repeat(32) }).http.authToken).toHaveLength(32);
+    // Without --http the token is not used, and not checked.
+    expect(config([], { SVC_MCP_AUTH_TOKEN: 'x' }).transport).toBe('stdio');
   });
 
   it.each(['127.0.0.1', '127.1.2.3', 'localhost', '::1'])('loopback %s needs no token', (host) => {
@@ -243,8 +253,12 @@ describe('--http', () => {
   it('HTTP limits and the shutdown grace period from the environment, with defaults', () => {
     expect(config(['--http']).http).toMatchObject({
       maxSessions: 100,
-      sessionIdleMs: 1_800_000,
+      maxSessionsPerClient: 10,
+      sessionIdleMs: 600_000,
       maxBodyBytes: 4_194_304,
+      requestTimeoutMs: 30_000,
+      maxConnections: 1000,
+      maxUnreadBytes: 1_048_576,
     });
     expect(config(['--http']).shutdownGraceMs).toBe(10_000);
     const c = config(['--http'], {
@@ -262,6 +276,17 @@ describe('--http', () => {
     expect(config([], { SVC_MCP_SHUTDOWN_GRACE_MS: '300' }).shutdownGraceMs).toBe(300);
     refused([], { SVC_MCP_SHUTDOWN_GRACE_MS: 'soon' }, /SVC_MCP_SHUTDOWN_GRACE_MS/);
     refused(['--http'], { SVC_MCP_MAX_SESSIONS: '0' }, /SVC_MCP_MAX_SESSIONS/);
+    refused(['--http'], { SVC_MCP_MAX_SESSIONS_PER_CLIENT: '0' }, /SVC_MCP_MAX_SESSIONS_PER_CLIENT/);
+    refused(['--http'], { SVC_MCP_REQUEST_TIMEOUT_MS: '999' }, /SVC_MCP_REQUEST_TIMEOUT_MS must be between 1000 and 600000/);
+    refused(['--http'], { SVC_MCP_MAX_CONNECTIONS: '0' }, /SVC_MCP_MAX_CONNECTIONS/);
+    refused(['--http'], { SVC_MCP_MAX_UNREAD_BYTES: '1000' }, /SVC_MCP_MAX_UNREAD_BYTES must be between 65536/);
+  });
+
+  it('SVC_MCP_TRUSTED_PROXIES: unset by default; addresses and CIDR blocks; anything else refused in one line', () => {
+    expect(config(['--http']).http.trustedProxies).toBeUndefined();
+    expect(config(['--http'], { SVC_MCP_TRUSTED_PROXIES: '127.0.0.1, 10.0.0.0/8,::1' }).http.trustedProxies).toEqual(['127.0.0.1', '10.0.0.0/8', '::1']);
+    refused(['--http'], { SVC_MCP_TRUSTED_PROXIES: '127.0.0.1,nginx.internal' }, /^SVC_MCP_TRUSTED_PROXIES: "nginx.internal" is not an IP address or CIDR block/);
+    refused(['--http'], { SVC_MCP_TRUSTED_PROXIES: '10.0.0.0/40' }, /"10.0.0.0\/40"/);
   });
 
   it('SVC_MCP_REPLICA_ID: unset by default; 1-32 letters, digits or "-"; anything else refused in one line', () => {
@@ -313,7 +338,7 @@ describe('--help', () => {
   it('marks secrets, shows defaults and the lower-case proxy names', () => {
     expect(USAGE).toMatch(/^ {4}SVC_SECRET_KEY \* /m);
     expect(USAGE).toMatch(/^ {4}SVC_ACCESS_KEY {2,}gateway/m);
-    expect(USAGE).toContain('(default 1800000 = 30 min)');
+    expect(USAGE).toContain('(default 600000 = 10 min)');
     expect(USAGE).toContain('(default 30000 = 30 s)');
     expect(USAGE).toMatch(/^ {4}HTTP_PROXY, http_proxy /m);
     expect(USAGE).toContain('SERVICE: STREAMING, TRANSLATION,');

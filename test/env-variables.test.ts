@@ -31,8 +31,12 @@ describe('the table', () => {
     expect(envDefault('SVC_STREAMING_REGION')).toBe('KR');
     expect(envDefault('SVC_TIMEOUT_MS')).toBe('30000');
     expect(envDefault('SVC_MCP_MAX_SESSIONS')).toBe('100');
-    expect(envDefault('SVC_MCP_SESSION_IDLE_MS')).toBe('1800000');
+    expect(envDefault('SVC_MCP_MAX_SESSIONS_PER_CLIENT')).toBe('10');
+    expect(envDefault('SVC_MCP_SESSION_IDLE_MS')).toBe('600000');
     expect(envDefault('SVC_MCP_MAX_BODY_BYTES')).toBe('4194304');
+    expect(envDefault('SVC_MCP_REQUEST_TIMEOUT_MS')).toBe('30000');
+    expect(envDefault('SVC_MCP_MAX_CONNECTIONS')).toBe('1000');
+    expect(envDefault('SVC_MCP_MAX_UNREAD_BYTES')).toBe('1048576');
     expect(envDefault('SVC_MCP_SHUTDOWN_GRACE_MS')).toBe('10000');
     expect(envDefault('SVC_READ_ONLY')).toBe('false');
     expect(envDefault('SVC_CONFIRM_DESTRUCTIVE')).toBe('true');
@@ -40,7 +44,7 @@ describe('the table', () => {
     expect(envDefault('SVC_MAX_RESPONSE_BYTES')).toBe('4194304');
     expect(envDefault('SVC_MAX_RESULT_BYTES')).toBe('100000');
     expect(envDefault('SVC_WORKFLOW_TIMEOUT_MS')).toBe('180000');
-    expect(rows.filter((v) => v.default !== undefined)).toHaveLength(12);
+    expect(rows.filter((v) => v.default !== undefined)).toHaveLength(16);
   });
 
   it('names no variable twice, counting the names a pattern stands for and the aliases', () => {

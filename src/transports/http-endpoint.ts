@@ -4,7 +4,7 @@ import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import type { HttpOptions } from '../config.js';
 import type { ServerFactory } from '../server.js';
-import { isJsonContentType, readJsonBody } from './http-body.js';
+import { invalidBody, isJsonContentType, readJsonBody } from './http-body.js';
 import { narrowingFrom } from './http-narrowing.js';
 import { sendRpcError, sessionIdOf } from './http-reply.js';
 import { summariseRpc, type RequestNotes } from './http-request-log.js';
@@ -19,10 +19,24 @@ import type { Narrowing } from '../mcp/tool-policy.js';
 export interface McpSession {
   server: McpServer;
   transport: StreamableHTTPServerTransport;
+  /** Its response streams still open (POST responses, the GET stream), for back-pressure. */
+  responses: Set<ServerResponse>;
   close(): Promise<void>;
 }
 
-export type EndpointHandler = (req: IncomingMessage, res: ServerResponse, notes: RequestNotes) => Promise<void>;
+/**
+ * What a session's open responses hold in the process, unread: bytes the network has not taken yet. (The SDK
+ * writes with back-pressure, so a stream that is not read keeps its current message here and the next ones in
+ * its own queue: this is a lower bound of what waits.)
+ */
+export function unreadBytes(responses: Iterable<Pick<ServerResponse, 'writableLength'>>): number {
+  let total = 0;
+  for (const res of responses) total += res.writableLength;
+  return total;
+}
+
+/** `client` is the key of the per-client limits (see http-clients.ts); undefined for loopback. */
+export type EndpointHandler = (req: IncomingMessage, res: ServerResponse, notes: RequestNotes, client?: string) => Promise<void>;
 
 /**
  * Session ids are random UUIDs, prefixed with `<SVC_MCP_REPLICA_ID>.` when that is set: a reverse proxy routes
@@ -35,10 +49,10 @@ export function sessionIdGenerator(replicaId: string | undefined): () => string 
 
 export function mcpEndpoint(create: ServerFactory, options: HttpOptions, sessions: SessionStore<McpSession>): EndpointHandler {
   const newSessionId = sessionIdGenerator(options.replicaId);
-  return async (req, res, notes) => {
+  return async (req, res, notes, client) => {
     switch (req.method) {
       case 'POST':
-        return post(req, res, notes);
+        return post(req, res, notes, client);
       case 'GET':
         notes.longLived = true;
         return options.stateless ? methodNotAllowed(res, notes) : sessionRequest(req, res, notes);
@@ -56,13 +70,21 @@ export function mcpEndpoint(create: ServerFactory, options: HttpOptions, session
     sendRpcError(res, 405, -32000, `Method not allowed${why}`, { Allow: allow });
   }
 
-  async function post(req: IncomingMessage, res: ServerResponse, notes: RequestNotes): Promise<void> {
+  async function post(req: IncomingMessage, res: ServerResponse, notes: RequestNotes, client: string | undefined): Promise<void> {
     if (!isJsonContentType(req.headers['content-type'])) {
       notes.refused = 'content_type';
       return sendRpcError(res, 415, -32000, 'Unsupported Media Type: Content-Type must be application/json');
     }
-    const body = await readJsonBody(req, options.maxBodyBytes);
+    const body = await readJsonBody(req, options.maxBodyBytes, options.requestTimeoutMs);
     if (body.kind === 'aborted') return void res.destroy();
+    if (body.kind === 'timeout') {
+      notes.refused = 'timeout';
+      res.setHeader('Connection', 'close');
+      sendRpcError(res, 408, -32000, `Request Timeout: the body did not arrive within ${options.requestTimeoutMs} ms (SVC_MCP_REQUEST_TIMEOUT_MS)`);
+      // The rest of the body is not waited for: the connection ends once the answer is out.
+      res.once('finish', () => req.socket.destroySoon());
+      return;
+    }
     if (body.kind === 'too-large') {
       notes.refused = 'too_large';
       res.setHeader('Connection', 'close');
@@ -72,11 +94,16 @@ export function mcpEndpoint(create: ServerFactory, options: HttpOptions, session
       notes.refused = 'parse_error';
       return sendRpcError(res, 400, -32700, 'Parse error: invalid JSON');
     }
+    const invalid = invalidBody(body.value, single(req.headers['mcp-protocol-version']));
+    if (invalid) {
+      notes.refused = 'invalid_request';
+      return sendRpcError(res, 400, invalid.code, invalid.message);
+    }
     const summary = summariseRpc(body.value);
     if (summary.rpc) notes.rpc = summary.rpc;
     if (summary.tool) notes.tool = summary.tool;
 
-    if (sessionIdOf(req) !== undefined && !options.stateless) return sessionRequest(req, res, notes, body.value);
+    if (sessionIdOf(req) !== undefined && !options.stateless) return sessionRequest(req, res, notes, body.value, summary.hasRequest);
     // A client narrows its tools on each request (stateless) or when its session starts.
     const narrowed = narrowingFrom(req.headers);
     if (!narrowed.ok) {
@@ -88,7 +115,7 @@ export function mcpEndpoint(create: ServerFactory, options: HttpOptions, session
       notes.refused = 'no_session';
       return sendRpcError(res, 400, -32000, 'Bad Request: Mcp-Session-Id header is required (initialize first)');
     }
-    return initialize(req, res, notes, body.value, narrowed.narrowing);
+    return initialize(req, res, notes, body.value, narrowed.narrowing, client);
   }
 
   /** Stateless: a fresh server and transport per request, closed when the response is done. */
@@ -100,8 +127,27 @@ export function mcpEndpoint(create: ServerFactory, options: HttpOptions, session
     await transport.handleRequest(req, res, body);
   }
 
-  async function initialize(req: IncomingMessage, res: ServerResponse, notes: RequestNotes, body: unknown, narrowing?: Narrowing): Promise<void> {
-    if (!sessions.reserve()) {
+  async function initialize(
+    req: IncomingMessage,
+    res: ServerResponse,
+    notes: RequestNotes,
+    body: unknown,
+    narrowing: Narrowing | undefined,
+    client: string | undefined,
+  ): Promise<void> {
+    const place = sessions.reserve(client);
+    if (place === 'client_full' && client !== undefined) {
+      notes.refused = 'client_session_limit';
+      return sendRpcError(
+        res,
+        429,
+        -32000,
+        `Too many sessions from your address: at most ${options.maxSessionsPerClient} at once (SVC_MCP_MAX_SESSIONS_PER_CLIENT). ` +
+          'End unused sessions (DELETE /mcp), or wait for an idle one to expire (SVC_MCP_SESSION_IDLE_MS).',
+        { 'Retry-After': String(Math.ceil(sessions.retryAfterMs(client) / 1000)) },
+      );
+    }
+    if (place !== 'ok') {
       notes.refused = 'session_limit';
       return sendRpcError(
         res,
@@ -116,13 +162,13 @@ export function mcpEndpoint(create: ServerFactory, options: HttpOptions, session
     const unreserve = () => {
       if (!reserved) return;
       reserved = false;
-      sessions.unreserve();
+      sessions.unreserve(client);
     };
     let session: McpSession | undefined;
     try {
       session = newSession(narrowing, (id, opened) => {
         unreserve();
-        sessions.add(id, opened);
+        sessions.add(id, opened, client);
       });
       await session.server.connect(session.transport);
       await session.transport.handleRequest(req, res, body);
@@ -141,7 +187,7 @@ export function mcpEndpoint(create: ServerFactory, options: HttpOptions, session
       onsessioninitialized: (id) => onInitialized(id, session),
       onsessionclosed: (id) => sessions.remove(id),
     });
-    const session: McpSession = { server, transport, close: () => server.close() };
+    const session: McpSession = { server, transport, responses: new Set(), close: () => server.close() };
     // Set before connect, which chains its own handler after this one.
     transport.onclose = () => {
       if (transport.sessionId) sessions.remove(transport.sessionId);
@@ -150,7 +196,7 @@ export function mcpEndpoint(create: ServerFactory, options: HttpOptions, session
   }
 
   /** A request on an existing session: POST (with its parsed body), GET (stream) or DELETE (end it). */
-  async function sessionRequest(req: IncomingMessage, res: ServerResponse, notes: RequestNotes, body?: unknown): Promise<void> {
+  async function sessionRequest(req: IncomingMessage, res: ServerResponse, notes: RequestNotes, body?: unknown, hasRequest = false): Promise<void> {
     const id = sessionIdOf(req);
     if (id === undefined) {
       notes.refused = 'no_session';
@@ -160,6 +206,20 @@ export function mcpEndpoint(create: ServerFactory, options: HttpOptions, session
     if (!session) {
       notes.refused = 'unknown_session';
       return sendRpcError(res, 404, -32001, 'Session not found (unknown, ended or expired): initialize a new session');
+    }
+    // Back-pressure: no new work for a client that does not read what it already has (its notifications and
+    // responses still pass: a cancellation can only help). The process-wide cap of calls is in Calls.
+    const unread = hasRequest ? unreadBytes(session.responses) : 0;
+    if (unread > options.maxUnreadBytes) {
+      notes.refused = 'backpressure';
+      return sendRpcError(
+        res,
+        503,
+        -32000,
+        `Service Unavailable: this session's earlier responses hold ${unread} unread bytes, over ${options.maxUnreadBytes} ` +
+          '(SVC_MCP_MAX_UNREAD_BYTES): read them before sending more requests',
+        { 'Retry-After': '1' },
+      );
     }
     const end = sessions.begin(id);
     if (notes.longLived) end(); // a stream is activity, not work in flight: idle expiry may still end it
@@ -173,6 +233,12 @@ export function mcpEndpoint(create: ServerFactory, options: HttpOptions, session
       }
       return;
     }
+    session.responses.add(res);
+    res.once('close', () => session.responses.delete(res));
     await session.transport.handleRequest(req, res, body);
   }
+}
+
+function single(value: string | string[] | undefined): string | undefined {
+  return Array.isArray(value) ? value[0] : value;
 }

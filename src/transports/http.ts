@@ -2,6 +2,7 @@ import { createServer as createHttpServer, type IncomingMessage, type ServerResp
 import type { AddressInfo } from 'node:net';
 import type { Config } from '../config.js';
 import type { ServerFactory } from '../server.js';
+import { AUTH_BACKOFF, FailureBackoff, clientAddress, clientKey, trustedProxies } from './http-clients.js';
 import { mcpEndpoint, type McpSession } from './http-endpoint.js';
 import { pathOf, sendRpcError } from './http-reply.js';
 import { formatRequestLog, type RequestLogEntry, type RequestNotes } from './http-request-log.js';
@@ -38,6 +39,10 @@ export interface HttpServerHandle {
 
 const MCP_PATH = '/mcp';
 const HEALTH_PATH = '/healthz';
+/** Headers come in one packet or two: time enough on any network (or SVC_MCP_REQUEST_TIMEOUT_MS, if shorter). */
+const HEADERS_TIMEOUT_MS = 10_000;
+/** After the grace period, how long the stopped calls have to write their answers before the connections close. */
+const STOPPED_CALLS_MS = 1000;
 
 /**
  * Serves MCP over Streamable HTTP until SIGINT/SIGTERM, then shuts down gracefully and resolves, so that
@@ -67,8 +72,11 @@ export async function startHttpServer(create: ServerFactory, config: Config, run
   const graceMs = runtime.graceMs ?? config.shutdownGraceMs;
   const log = (entry: object) => runtime.log(JSON.stringify(entry));
   const checkBearer = options.authToken ? bearerChecker(options.authToken) : undefined;
+  const failures = new FailureBackoff({ ...AUTH_BACKOFF, now });
+  const trusted = trustedProxies(options.trustedProxies);
   const sessions = new SessionStore<McpSession>({
     maxSessions: options.maxSessions,
+    maxSessionsPerClient: options.maxSessionsPerClient,
     idleMs: options.sessionIdleMs,
     now,
     onExpire: () => log({ event: 'session_expired', idleMs: options.sessionIdleMs }),
@@ -81,7 +89,13 @@ export async function startHttpServer(create: ServerFactory, config: Config, run
   let inFlight = 0;
   let drained: (() => void) | undefined;
 
-  const server = createHttpServer((req, res) => {
+  // Node's own request timeout is the backstop for requests whose body is never read (refused before it): a
+  // second after ours, so that a body being read gets our JSON-RPC 408 first. Checked every half second.
+  const server = createHttpServer({
+    requestTimeout: options.requestTimeoutMs + 1000,
+    headersTimeout: Math.min(options.requestTimeoutMs, HEADERS_TIMEOUT_MS),
+    connectionsCheckingInterval: 500,
+  }, (req, res) => {
     const started = now();
     const notes: RequestNotes = {};
     // A long-lived stream (GET /mcp) does not hold up shutdown: closing its session ends it.
@@ -107,11 +121,29 @@ export async function startHttpServer(create: ServerFactory, config: Config, run
       else res.destroy();
     });
   });
-  server.headersTimeout = 30_000;
+  server.maxConnections = options.maxConnections;
+  let refusedConnections = 0;
+  let refusalLog: NodeJS.Timeout | undefined;
+  const logRefusals = () => {
+    if (refusedConnections > 0) log({ event: 'connections_refused', maxConnections: options.maxConnections, count: refusedConnections });
+    refusedConnections = 0;
+  };
+  // One line a second at most, however many connections a flood brings.
+  server.on('drop', () => {
+    refusedConnections += 1;
+    if (refusalLog) return;
+    logRefusals();
+    refusalLog = setTimeout(() => {
+      refusalLog = undefined;
+      logRefusals();
+    }, 1000);
+    refusalLog.unref();
+  });
 
   async function handle(req: IncomingMessage, res: ServerResponse, notes: RequestNotes): Promise<void> {
     const path = pathOf(req);
     if (path === HEALTH_PATH) return health(req, res);
+    const client = clientKey(clientAddress(req, trusted));
     if (draining) {
       notes.refused = 'shutting_down';
       res.setHeader('Connection', 'close');
@@ -134,8 +166,17 @@ export async function startHttpServer(create: ServerFactory, config: Config, run
       return void res.end();
     }
     if (checkBearer) {
+      // A client that keeps guessing is refused without a look at its token (clients on loopback have no key).
+      const waitMs = client === undefined ? 0 : failures.waitMs(client);
+      if (waitMs > 0) {
+        notes.refused = 'auth_backoff';
+        const seconds = Math.ceil(waitMs / 1000);
+        return sendRpcError(res, 429, -32000, `Too many failed token attempts from your address: retry in ${seconds} s`, { 'Retry-After': String(seconds) });
+      }
       const result = checkBearer(req.headers);
       if (result !== 'ok') {
+        // A missing token is no guess (a client not yet configured); a wrong one is.
+        if (result === 'invalid' && client !== undefined) failures.fail(client);
         notes.refused = 'auth';
         const challenge = result === 'missing' ? 'Bearer realm="svc-platform-mcp"' : 'Bearer realm="svc-platform-mcp", error="invalid_token"';
         return sendRpcError(res, 401, -32001, 'Unauthorized: send Authorization: Bearer <SVC_MCP_AUTH_TOKEN>', { 'WWW-Authenticate': challenge });
@@ -145,7 +186,7 @@ export async function startHttpServer(create: ServerFactory, config: Config, run
       notes.refused = 'path';
       return sendRpcError(res, 404, -32000, `Not found: MCP is served at ${MCP_PATH}`);
     }
-    return endpoint(req, res, notes);
+    return endpoint(req, res, notes, client);
   }
 
   /** For load balancers and orchestrators: no auth, no details. */
@@ -186,19 +227,25 @@ export async function startHttpServer(create: ServerFactory, config: Config, run
   const closed = new Promise<void>((resolve) => (resolveClosed = resolve));
   let closing: Promise<void> | undefined;
 
-  /** Stop accepting; wait for in-flight requests (at most graceMs); close sessions and connections. */
+  /**
+   * Stop accepting; wait for in-flight requests (at most graceMs); then stop the tool calls still running, each of
+   * which answers on its stream that it was stopped and whether its request was sent, and give those answers a
+   * moment to go out; close sessions and connections.
+   */
   async function shutdown(): Promise<void> {
     draining = true;
     if (sweeper) clearInterval(sweeper);
+    clearTimeout(refusalLog);
     const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
     server.closeIdleConnections();
     if (inFlight > 0) {
-      const allDone = new Promise<void>((resolve) => (drained = resolve));
-      let timer: NodeJS.Timeout | undefined;
-      const timedOut = new Promise<'timeout'>((resolve) => (timer = setTimeout(() => resolve('timeout'), graceMs)));
-      const outcome = await Promise.race([allDone, timedOut]);
-      clearTimeout(timer);
-      if (outcome === 'timeout') log({ event: 'shutdown_grace_expired', graceMs, cutOff: inFlight });
+      const allDone = new Promise<'done'>((resolve) => (drained = () => resolve('done')));
+      if ((await within(allDone, graceMs)) === 'timeout') {
+        const calls = create.calls;
+        log({ event: 'shutdown_grace_expired', graceMs, cutOff: inFlight, ...(calls ? { stopped: calls.inFlight } : {}) });
+        calls?.stop();
+        if (calls) await within(allDone, STOPPED_CALLS_MS);
+      }
     }
     await sessions.closeAll();
     server.closeAllConnections();
@@ -213,6 +260,17 @@ export async function startHttpServer(create: ServerFactory, config: Config, run
     close: () => (closing ??= shutdown()),
     closed,
   };
+}
+
+/** The outcome of `promise`, or 'timeout' after `ms`. */
+async function within<T>(promise: Promise<T>, ms: number): Promise<T | 'timeout'> {
+  let timer: NodeJS.Timeout | undefined;
+  const timedOut = new Promise<'timeout'>((resolve) => (timer = setTimeout(() => resolve('timeout'), ms)));
+  try {
+    return await Promise.race([promise, timedOut]);
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 /** A start-up failure the user can fix (port taken, address not available): one line, no stack trace. */

@@ -140,7 +140,7 @@ describe('--http --sandbox: request checks', () => {
 });
 
 describe('--http with SVC_MCP_AUTH_TOKEN', () => {
-  const TOKEN = 'http-token-Qz8Lw3Nv6Rb1';
+  const TOKEN = 'http-token-Qz8Lw3Nv6Rb1-kP4sX9mT2yHc';
   let server: HttpServerProcess;
 
   beforeAll(async () => {
@@ -191,10 +191,18 @@ describe('--http start-up refusals', () => {
     expect(stderr).not.toContain('listening on');
   });
 
+  it('refuses a token under 32 characters, on loopback too: exit code 2, one line, the token not shown', async () => {
+    for (const host of ['0.0.0.0', '127.0.0.1']) {
+      const { code, stderr } = await runCli(['--http', '--host', host, '--port', '0'], { SVC_MCP_AUTH_TOKEN: 'hunter2' });
+      expect(code, host).toBe(2);
+      expect(stderr).toBe('svc-platform-mcp: SVC_MCP_AUTH_TOKEN must be at least 32 characters (it has 7): generate one with `openssl rand -hex 32`\n');
+    }
+  });
+
   it('binds beyond loopback with a token; only loopback Host names are allowed unless configured', async () => {
-    const server = await spawnHttpServer(['--host', '0.0.0.0', '--sandbox'], { SVC_MCP_AUTH_TOKEN: 't0ken-for-wildcard-bind', SVC_MCP_ALLOWED_HOSTS: 'mcp.example.com' });
+    const server = await spawnHttpServer(['--host', '0.0.0.0', '--sandbox'], { SVC_MCP_AUTH_TOKEN: 't0ken-for-wildcard-bind-0123456789', SVC_MCP_ALLOWED_HOSTS: 'mcp.example.com' });
     try {
-      const auth = { Authorization: 'Bearer t0ken-for-wildcard-bind' };
+      const auth = { Authorization: 'Bearer t0ken-for-wildcard-bind-0123456789' };
       const local = await rawRequest(`http://127.0.0.1:${server.port}/mcp`, { headers: auth, body: INITIALIZE });
       expect(local.status).toBe(200);
       const configured = await rawRequest(`http://127.0.0.1:${server.port}/mcp`, { headers: { ...auth, Host: 'mcp.example.com' }, body: INITIALIZE });

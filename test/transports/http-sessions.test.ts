@@ -8,6 +8,11 @@ import { SessionStore } from '../../src/transports/http-sessions.js';
 import { sessionIdGenerator } from '../../src/transports/http-endpoint.js';
 import { summariseRpc } from '../../src/transports/http-request-log.js';
 import { INITIALIZE, connectClient, rawRequest, rpcMessage, waitFor } from '../helpers/spawn-http.js';
+import { startRecordingServer } from '../helpers/recording-server.js';
+import { fullEnv } from '../helpers/upstream.js';
+import { createUpstream } from '../../src/gateway/http.js';
+import { createServerFactory } from '../../src/server.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 
 // In process: the transport with a tiny MCP server of its own, so that these tests are about sessions only.
 
@@ -79,16 +84,16 @@ describe('session store (unit)', () => {
     const closed: string[] = [];
     const store = new SessionStore<{ close(): Promise<void> }>({ maxSessions: 2, idleMs: 1000, now: () => now });
     const session = (id: string) => ({ close: async () => void closed.push(id) });
-    expect(store.reserve()).toBe(true);
+    expect(store.reserve()).toBe('ok');
     store.add('a', session('a'));
     store.unreserve();
-    expect(store.reserve()).toBe(true);
-    expect(store.reserve()).toBe(false); // one live, one being initialised
+    expect(store.reserve()).toBe('ok');
+    expect(store.reserve()).toBe('server_full'); // one live, one being initialised
     store.unreserve();
     store.add('b', session('b'));
     const end = store.begin('b');
     now = 5000;
-    expect(store.reserve()).toBe(true); // 'a' expired to make room; 'b' is busy
+    expect(store.reserve()).toBe('ok'); // 'a' expired to make room; 'b' is busy
     expect(closed).toEqual(['a']);
     expect(store.get('b')).toBeDefined();
     end();
@@ -98,6 +103,35 @@ describe('session store (unit)', () => {
     now = 6100;
     store.sweep();
     expect(store.get('b')).toBeUndefined();
+    await store.closeAll();
+  });
+
+  it('caps the sessions of one client, live and being initialised; clients without a key are not counted', async () => {
+    let now = 0;
+    const store = new SessionStore<{ close(): Promise<void> }>({ maxSessions: 10, maxSessionsPerClient: 2, idleMs: 10_000, now: () => now });
+    const session = { close: async () => {} };
+    expect(store.reserve('203.0.113.5')).toBe('ok');
+    store.unreserve('203.0.113.5');
+    store.add('a1', session, '203.0.113.5');
+    expect(store.reserve('203.0.113.5')).toBe('ok'); // being initialised: counts
+    expect(store.reserve('203.0.113.5')).toBe('client_full');
+    expect(store.reserve('198.51.100.7')).toBe('ok'); // another client is not affected
+    for (let i = 0; i < 5; i += 1) expect(store.reserve()).toBe('ok'); // no key (loopback): only the server-wide cap
+    store.unreserve('203.0.113.5');
+    store.add('a2', session, '203.0.113.5');
+    expect(store.countOf('203.0.113.5')).toBe(2);
+    // Retry-After: when its first idle session can expire (a2 is busy).
+    now = 4000;
+    const end = store.begin('a2');
+    expect(store.retryAfterMs('203.0.113.5')).toBe(6000);
+    store.remove('a1');
+    expect(store.reserve('203.0.113.5')).toBe('ok'); // a DELETE gave the place back
+    store.unreserve('203.0.113.5');
+    end();
+    now = 20_000;
+    store.sweep(); // idle: expired, and its place with it
+    expect(store.countOf('203.0.113.5')).toBe(0);
+    expect(store.reserve('203.0.113.5')).toBe('ok');
     await store.closeAll();
   });
 
@@ -138,6 +172,42 @@ describe('session mode', () => {
     for (const c of [second, third]) {
       await c.transport.terminateSession();
       await c.client.close();
+    }
+  });
+
+  it('SVC_MCP_MAX_SESSIONS_PER_CLIENT: one address cannot take every session; behind a trusted proxy each client counts alone', async () => {
+    const handle = await start({ SVC_MCP_MAX_SESSIONS: '20', SVC_MCP_MAX_SESSIONS_PER_CLIENT: '2', SVC_MCP_TRUSTED_PROXIES: '127.0.0.1' });
+    // The proxy (127.0.0.1 here) appends the address it got the request from; what is left of it, the client wrote.
+    const from = (client: string, forged = '') => ({ 'X-Forwarded-For': `${forged}${client}` });
+    const init = (headers: Record<string, string>) => rawRequest(handle.url, { headers, body: INITIALIZE });
+    const first = await init(from('203.0.113.5'));
+    expect(first.status).toBe(200);
+    expect((await init(from('203.0.113.5', '198.18.0.1, '))).status).toBe(200);
+    const refused = await init(from('203.0.113.5', '198.18.0.2, '));
+    expect(refused.status).toBe(429);
+    expect(Number(refused.headers['retry-after'])).toBeGreaterThanOrEqual(1);
+    expect(rpcMessage(refused.body).error).toMatchObject({ code: -32000, message: expect.stringContaining('SVC_MCP_MAX_SESSIONS_PER_CLIENT') });
+    expect(logs.some((l) => l.includes('"refused":"client_session_limit"'))).toBe(true);
+    // Others are not locked out: another address, and clients on loopback (not counted per client).
+    expect((await init(from('198.51.100.7'))).status).toBe(200);
+    for (let i = 0; i < 3; i += 1) expect((await init({})).status).toBe(200);
+    // An IPv6 client is its /64.
+    expect((await init(from('2001:db8:1:2::a'))).status).toBe(200);
+    expect((await init(from('2001:db8:1:2::b'))).status).toBe(200);
+    expect((await init(from('2001:db8:1:2:ffff::1'))).status).toBe(429);
+    expect((await init(from('2001:db8:1:3::1'))).status).toBe(200);
+    // Ending a session gives the place back.
+    const id = first.headers['mcp-session-id'] as string;
+    const ended = await rawRequest(handle.url, { method: 'DELETE', headers: { ...from('203.0.113.5'), 'Mcp-Session-Id': id, 'Mcp-Protocol-Version': '2025-06-18' } });
+    expect(ended.status).toBe(200);
+    expect((await init(from('203.0.113.5'))).status).toBe(200);
+  });
+
+  it('without SVC_MCP_TRUSTED_PROXIES, X-Forwarded-For is ignored: a loopback peer is not limited per client', async () => {
+    const handle = await start({ SVC_MCP_MAX_SESSIONS_PER_CLIENT: '1' });
+    for (let i = 0; i < 3; i += 1) {
+      const res = await rawRequest(handle.url, { headers: { 'X-Forwarded-For': '203.0.113.5' }, body: INITIALIZE });
+      expect(res.status).toBe(200);
     }
   });
 
@@ -240,4 +310,36 @@ describe('shutdown (in process)', () => {
     await client.close().catch(() => {});
     await call;
   });
+
+  for (const mode of ['sessions', 'stateless'] as const) {
+    it(`${mode}: at the end of the grace period the calls still running are stopped, and each answers on its stream`, async () => {
+      const upstream = await startRecordingServer();
+      upstream.setFallback({ hang: true });
+      const cfg = config(fullEnv(upstream.url, { SVC_TIMEOUT_MS: '20000' }), mode === 'stateless' ? ['--stateless'] : []);
+      const up = createUpstream(cfg);
+      const create = createServerFactory(cfg, { upstream: up, now: Date.now, randomId: () => 'test-id', random: Math.random, log: () => {} });
+      try {
+        const handle = await startHttpServer(create, cfg, { log: (line) => logs.push(line), onSignal: () => {}, graceMs: 300 });
+        handles.push(handle);
+        const { client } = await connectClient(handle.url);
+        const calls = [1, 2].map(
+          () => client.callTool({ name: 'search_list_tokenizer_languages', arguments: {} }, undefined, { timeout: 5_000 }) as Promise<CallToolResult>,
+        );
+        await waitFor(() => upstream.requests.length === 2, 5_000, 'the calls to reach the upstream');
+        const started = Date.now();
+        await handle.close();
+        expect(Date.now() - started).toBeLessThan(2_000);
+        // An answer, not a stream that ends without one (the client would wait for its own timeout).
+        for (const result of await Promise.all(calls)) {
+          expect(result.isError).toBe(true);
+          expect((result.content[0] as { text: string }).text).toMatch(/^search_list_tokenizer_languages failed \[shutting_down\]: the server shut down before the call ended/);
+        }
+        expect(logs.some((l) => l.includes('"shutdown_grace_expired"') && l.includes('"cutOff":2') && l.includes('"stopped":2'))).toBe(true);
+        await client.close().catch(() => {});
+      } finally {
+        await up.destroy();
+        await upstream.close();
+      }
+    });
+  }
 });

@@ -37,8 +37,14 @@ interface Cluster {
 async function startCluster(stateless: boolean): Promise<Cluster> {
   const dir = mkdtempSync(join(tmpdir(), 'svc-mcp-scale-out-'));
   const flags = stateless ? ['--sandbox', '--stateless'] : ['--sandbox'];
-  // The proxy forwards the client's Host (127.0.0.1 here; the public name in production): allowed by name.
-  const env = (id: ReplicaId) => ({ SVC_MCP_AUTH_TOKEN: TOKEN, SVC_MCP_REPLICA_ID: id, SVC_MCP_ALLOWED_HOSTS: '127.0.0.1' });
+  // The proxy forwards the client's Host (127.0.0.1 here; the public name in production): allowed by name. It is
+  // trusted for X-Forwarded-For, as the shipped unit suggests (the clients here are on loopback too: not limited).
+  const env = (id: ReplicaId) => ({
+    SVC_MCP_AUTH_TOKEN: TOKEN,
+    SVC_MCP_REPLICA_ID: id,
+    SVC_MCP_ALLOWED_HOSTS: '127.0.0.1',
+    SVC_MCP_TRUSTED_PROXIES: '127.0.0.1',
+  });
   const spawned = await Promise.allSettled([spawnHttpServer(flags, env('r1')), spawnHttpServer(flags, env('r2'))]);
   try {
     const [r1, r2] = spawned.map((s) => {

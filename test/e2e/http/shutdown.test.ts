@@ -50,19 +50,27 @@ describe('graceful shutdown', () => {
     }, 30_000);
   }
 
-  it('SVC_MCP_SHUTDOWN_GRACE_MS bounds the wait for calls that do not finish', async () => {
+  it('SVC_MCP_SHUTDOWN_GRACE_MS bounds the wait; the calls cut off answer [shutting_down], saying whether they were sent', async () => {
     upstream.reset();
     upstream.setFallback({ hang: true });
     const server = await spawnHttpServer([], fullEnv(upstream.url, { SVC_MCP_SHUTDOWN_GRACE_MS: '300', SVC_TIMEOUT_MS: '20000' }));
     const { client } = await connectClient(server.url);
-    // Cut off by the shutdown: its stream closes without an answer, so the client would wait for its own timeout.
-    void client.callTool({ name: 'search_list_tokenizer_languages', arguments: {} }, undefined, { timeout: 5_000 }).catch(() => {});
-    await waitFor(() => upstream.requests.length === 1, 10_000, 'the call to reach the upstream');
+    // Stopped at the end of the grace period: each call gets its answer on its stream (without, the client would
+    // wait for its own timeout).
+    const read = client.callTool({ name: 'search_list_tokenizer_languages', arguments: {} }, undefined, { timeout: 5_000 }) as Promise<CallToolResult>;
+    const write = client.callTool({ name: 'kms_migrate_key', arguments: { keyTag: 'kt-1', targetRegion: 'JPN', confirm: 'kt-1' } }, undefined, { timeout: 5_000 }) as Promise<CallToolResult>;
+    await waitFor(() => upstream.requests.length === 2, 10_000, 'the calls to reach the upstream');
     const started = Date.now();
     server.child.kill('SIGTERM');
+    const text = (result: CallToolResult) => (result.content[0] as { text: string }).text;
+    const [readResult, writeResult] = await Promise.all([read, write]);
+    expect(readResult.isError).toBe(true);
+    expect(text(readResult)).toMatch(/failed \[shutting_down\]: the server shut down before the call ended/);
+    expect(writeResult.isError).toBe(true);
+    expect(text(writeResult)).toMatch(/failed \[shutting_down\]: the server shut down before the call ended\. The outcome is unknown: the request may have reached the upstream/);
     expect(await server.exited).toBe(0);
     expect(Date.now() - started).toBeLessThan(3_000);
-    expect(server.stderr()).toContain('"event":"shutdown_grace_expired","graceMs":300');
+    expect(server.stderr()).toContain('"event":"shutdown_grace_expired","graceMs":300,"cutOff":2,"stopped":2');
     await client.close().catch(() => {});
   }, 30_000);
 

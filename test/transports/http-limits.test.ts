@@ -1,0 +1,206 @@
+import { connect, type Socket } from 'node:net';
+import { afterEach, describe, expect, it } from 'vitest';
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { parseCommand, type Config } from '../../src/config.js';
+import type { ServerFactory } from '../../src/server.js';
+import { startHttpServer, type HttpServerHandle } from '../../src/transports/http.js';
+import { unreadBytes } from '../../src/transports/http-endpoint.js';
+import { INITIALIZE, rawRequest, rpcMessage, waitFor } from '../helpers/spawn-http.js';
+
+// In process, loopback only: the limits of the HTTP transport, with a tiny MCP server of its own. Clients other
+// than loopback ones are made by trusting 127.0.0.1 as a proxy and sending X-Forwarded-For.
+
+const TOKEN = 'limits-test-token-0123456789abcdef';
+
+function config(env: Record<string, string> = {}, flags: string[] = []): Config {
+  const command = parseCommand(['--http', '--port', '0', ...flags], env);
+  if (command.kind !== 'serve') throw new Error('expected a serve command');
+  return command.config;
+}
+
+const tinyServer: ServerFactory = () => {
+  const server = new McpServer({ name: 'limits-test', version: '0.0.0' });
+  server.registerTool('echo', { description: 'Says ok', inputSchema: {} }, () => ({ content: [{ type: 'text', text: 'ok' }] }));
+  return server;
+};
+
+const handles: HttpServerHandle[] = [];
+const logs: string[] = [];
+async function start(env: Record<string, string>, options: { create?: ServerFactory; now?: () => number; graceMs?: number } = {}): Promise<HttpServerHandle> {
+  const handle = await startHttpServer(options.create ?? tinyServer, config(env), {
+    log: (line) => logs.push(line),
+    onSignal: () => {},
+    now: options.now,
+    graceMs: options.graceMs,
+  });
+  handles.push(handle);
+  return handle;
+}
+
+afterEach(async () => {
+  await Promise.all(handles.splice(0).map((h) => h.close()));
+  logs.length = 0;
+});
+
+describe('failed token attempts', () => {
+  it('after 5 wrong tokens an address is refused with 429 and Retry-After, for a time that grows; others are not', async () => {
+    const clock = { now: 1_000_000 };
+    const handle = await start({ SVC_MCP_AUTH_TOKEN: TOKEN, SVC_MCP_TRUSTED_PROXIES: '127.0.0.1' }, { now: () => clock.now });
+    const attempt = (client: string | undefined, token: string) =>
+      rawRequest(handle.url, {
+        headers: { Authorization: `Bearer ${token}`, ...(client ? { 'X-Forwarded-For': client } : {}) },
+        body: INITIALIZE,
+      });
+    const guesser = '203.0.113.5';
+    for (let i = 0; i < 6; i += 1) expect((await attempt(guesser, `guess-${i}`)).status).toBe(401);
+    // Blocked for 1 s: even the right token is not looked at.
+    const refused = await attempt(guesser, TOKEN);
+    expect(refused.status).toBe(429);
+    expect(refused.headers['retry-after']).toBe('1');
+    expect(rpcMessage(refused.body).error?.message).toMatch(/failed token attempts/);
+    expect(logs.some((l) => l.includes('"refused":"auth_backoff"'))).toBe(true);
+    // Another address, and loopback (a local proxy relays everyone from there), are not affected.
+    expect((await attempt('198.51.100.7', TOKEN)).status).toBe(200);
+    expect((await attempt(undefined, TOKEN)).status).toBe(200);
+    // Once the time is over, the next wrong token doubles it.
+    clock.now += 1000;
+    expect((await attempt(guesser, 'guess-6')).status).toBe(401);
+    expect((await attempt(guesser, TOKEN)).headers['retry-after']).toBe('2');
+    clock.now += 2000;
+    expect((await attempt(guesser, TOKEN)).status).toBe(200);
+  });
+
+  it('a missing token is not a guess: no back-off', async () => {
+    const handle = await start({ SVC_MCP_AUTH_TOKEN: TOKEN, SVC_MCP_TRUSTED_PROXIES: '127.0.0.1' });
+    for (let i = 0; i < 10; i += 1) {
+      expect((await rawRequest(handle.url, { headers: { 'X-Forwarded-For': '203.0.113.5' }, body: INITIALIZE })).status).toBe(401);
+    }
+  });
+});
+
+/** A raw connection to the server, with everything it received and whether the server closed it. */
+async function open(port: number): Promise<{ socket: Socket; received: () => string; closed: Promise<number> }> {
+  const socket = connect(port, '127.0.0.1');
+  let received = '';
+  socket.on('data', (chunk: Buffer) => (received += chunk.toString('utf8')));
+  socket.on('error', () => {});
+  const closed = new Promise<number>((resolve) => socket.once('close', () => resolve(Date.now())));
+  await new Promise<void>((resolve, reject) => {
+    socket.once('connect', resolve);
+    socket.once('error', reject);
+  });
+  return { socket, received: () => received, closed };
+}
+
+/** Sends the head of a chunked POST, then one byte of body every 100 ms until the server closes the connection. */
+function trickle(connection: Awaited<ReturnType<typeof open>>, port: number, host = `127.0.0.1:${port}`): void {
+  connection.socket.write(
+    `POST /mcp HTTP/1.1\r\nHost: ${host}\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\n` +
+      'Transfer-Encoding: chunked\r\n\r\n1\r\n{\r\n',
+  );
+  const timer = setInterval(() => connection.socket.write('1\r\n \r\n'), 100);
+  void connection.closed.then(() => clearInterval(timer));
+}
+
+describe('slow requests and many connections', () => {
+  it('a body still arriving after SVC_MCP_REQUEST_TIMEOUT_MS gets 408 with a JSON-RPC error, and its connection is closed', async () => {
+    const handle = await start({ SVC_MCP_REQUEST_TIMEOUT_MS: '1000' });
+    const connection = await open(handle.port);
+    const started = Date.now();
+    trickle(connection, handle.port);
+    const closedAt = await connection.closed;
+    expect(closedAt - started).toBeGreaterThanOrEqual(900);
+    expect(closedAt - started).toBeLessThan(3000);
+    expect(connection.received()).toMatch(/^HTTP\/1\.1 408 /);
+    expect(connection.received()).toContain('SVC_MCP_REQUEST_TIMEOUT_MS');
+    expect(logs.some((l) => l.includes('"refused":"timeout"'))).toBe(true);
+  });
+
+  it('a request refused before its body is read (here: a foreign Host) cannot hold its connection either', async () => {
+    const handle = await start({ SVC_MCP_REQUEST_TIMEOUT_MS: '1000' });
+    const connection = await open(handle.port);
+    const started = Date.now();
+    trickle(connection, handle.port, 'evil.example.com');
+    const closedAt = await connection.closed;
+    expect(connection.received()).toMatch(/^HTTP\/1\.1 403 /);
+    expect(closedAt - started).toBeLessThan(4000);
+  });
+
+  it('SVC_MCP_MAX_CONNECTIONS: a connection beyond the cap is closed at once; one more is served when one ends', async () => {
+    const handle = await start({ SVC_MCP_MAX_CONNECTIONS: '2' });
+    const first = await open(handle.port);
+    const second = await open(handle.port);
+    const third = await open(handle.port);
+    await third.closed;
+    expect(third.received()).toBe('');
+    // The two within the cap are served.
+    second.socket.write(`GET /healthz HTTP/1.1\r\nHost: 127.0.0.1:${handle.port}\r\n\r\n`);
+    await waitFor(() => second.received().includes('"status":"ok"'), 2_000, 'the health answer');
+    expect(logs.some((l) => l.includes('"event":"connections_refused"') && l.includes('"maxConnections":2'))).toBe(true);
+    first.socket.destroy();
+    second.socket.destroy();
+    let status = 0;
+    await waitFor(() => {
+      void rawRequest(`${handle.url.replace('/mcp', '')}/healthz`, { method: 'GET' }).then((r) => (status = r.status), () => {});
+      return status === 200;
+    }, 2_000, 'a place to free up');
+  });
+});
+
+describe('back-pressure', () => {
+  const BIG = 16 * 1024 * 1024; // more than the kernel's socket buffers hold, so that the rest waits in the process
+  const bigServer: ServerFactory = () => {
+    const server = new McpServer({ name: 'limits-test', version: '0.0.0' });
+    server.registerTool('big', { description: 'A large result', inputSchema: {} }, () => ({ content: [{ type: 'text', text: 'x'.repeat(BIG) }] }));
+    return server;
+  };
+
+  async function session(url: string): Promise<Record<string, string>> {
+    const init = await rawRequest(url, { body: INITIALIZE });
+    const headers = { 'Mcp-Session-Id': init.headers['mcp-session-id'] as string, 'Mcp-Protocol-Version': '2025-06-18' };
+    expect((await rawRequest(url, { headers, body: JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }) })).status).toBe(202);
+    return headers;
+  }
+
+  it('counts what the open responses of a session hold unread (unit)', () => {
+    expect(unreadBytes([])).toBe(0);
+    expect(unreadBytes([{ writableLength: 3 }, { writableLength: 0 }, { writableLength: 4 }])).toBe(7);
+  });
+
+  it('a session whose earlier responses are not read gets 503 with Retry-After for new requests until it reads them', async () => {
+    const handle = await start({ SVC_MCP_MAX_UNREAD_BYTES: '65536' }, { create: bigServer });
+    const headers = await session(handle.url);
+    const ping = (h = headers) => rawRequest(handle.url, { headers: h, body: JSON.stringify({ jsonrpc: '2.0', id: 7, method: 'ping' }) });
+    expect((await ping()).status).toBe(200);
+
+    // A client that asks for a large result and stops reading.
+    const stuck = await open(handle.port);
+    const call = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'big', arguments: {} } });
+    stuck.socket.pause();
+    stuck.socket.write(
+      `POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:${handle.port}\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\n` +
+        `Mcp-Session-Id: ${headers['Mcp-Session-Id']}\r\nMcp-Protocol-Version: 2025-06-18\r\nContent-Length: ${Buffer.byteLength(call)}\r\n\r\n${call}`,
+    );
+    let refused: Awaited<ReturnType<typeof ping>> | undefined;
+    await waitFor(() => {
+      void ping().then((res) => (refused ??= res.status === 503 ? res : undefined), () => {});
+      return refused !== undefined;
+    }, 5_000, 'new requests of the session to be refused');
+    expect(refused!.headers['retry-after']).toBe('1');
+    expect(rpcMessage(refused!.body).error).toMatchObject({ code: -32000, message: expect.stringContaining('SVC_MCP_MAX_UNREAD_BYTES') });
+    expect(logs.some((l) => l.includes('"refused":"backpressure"'))).toBe(true);
+    // A notification still passes (a cancellation could free the stream), and other sessions are not affected.
+    expect((await rawRequest(handle.url, { headers, body: JSON.stringify({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 1 } }) })).status).toBe(202);
+    expect((await ping(await session(handle.url))).status).toBe(200);
+
+    // Once the client reads, the session takes requests again.
+    stuck.socket.resume();
+    await waitFor(() => stuck.received().length > BIG, 10_000, 'the large result to be read');
+    let served = false;
+    await waitFor(() => {
+      void ping().then((res) => (served ||= res.status === 200), () => {});
+      return served;
+    }, 5_000, 'the session to take requests again');
+    stuck.socket.destroy();
+  });
+});
