@@ -1,28 +1,29 @@
 /**
  * Keeps secrets out of text we return or log. A secret is found however an upstream echoed it: as is, in any case,
- * JSON-escaped (`\"`, `\\`, `\/` or `\u00XX`, mixed), URL-encoded (`%XX`), or as base64; and of any length. The
- * value after a credential header's name (`x-…-signature-v2: …`) is replaced whatever it is.
+ * JSON-escaped (`\"`, `\\`, `\/` or `\uXXXX`, mixed), URL-encoded (`%XX`, `+` for a space), or as base64; and of
+ * any length. The value after a credential header's name (`x-…-signature-v2: …`) is replaced whatever it is.
+ *
+ * How: the text is read once into a plain, lower-case view (escapes decoded) that remembers where each part came
+ * from; each secret is looked up there with indexOf, and what matched is cut from the original. No regular
+ * expression is built from the secrets: one that matches every spelling of a secret takes milliseconds to compile,
+ * and every call has secrets of its own (its signature).
  */
 export class Redactor {
   readonly #secrets: readonly string[];
   readonly #headers: readonly string[];
-  readonly #pattern: RegExp | undefined;
+  /** Every spelling of every secret in the view's form, longest first. */
+  readonly #needles: readonly string[];
   readonly #headerValues: RegExp | undefined;
 
   constructor(secrets: Iterable<string>, credentialHeaders: Iterable<string> = []) {
     this.#secrets = [...new Set(secrets)].filter((s) => s !== '');
     this.#headers = [...new Set(credentialHeaders)];
-    const forms = this.#secrets.flatMap(spellings);
-    // Longest first: a secret that contains another is replaced whole.
-    forms.sort((a, b) => b.length - a.length);
-    this.#pattern = forms.length > 0 ? new RegExp(forms.join('|'), 'gi') : undefined;
-    const names = this.#headers.map(escapeRegExp);
-    this.#headerValues =
-      names.length > 0 ? new RegExp(`(${names.join('|')})(["']?\\s*[:=]\\s*["']?)(?!\\[redacted\\])[^"'\\s,;}\\]]+`, 'gi') : undefined;
+    this.#needles = [...new Set(this.#secrets.flatMap(needles))].sort((a, b) => b.length - a.length);
+    this.#headerValues = headerValuePattern(this.#headers);
   }
 
   redact(text: string): string {
-    let out = this.#pattern ? text.replace(this.#pattern, '[redacted]') : text;
+    let out = this.#needles.length > 0 ? withoutNeedles(text, this.#needles) : text;
     if (this.#headerValues) out = out.replace(this.#headerValues, '$1$2[redacted]');
     return out;
   }
@@ -33,27 +34,160 @@ export class Redactor {
   }
 }
 
-/** Regular-expression sources matching a secret: literally or escaped character by character, and its base64. */
-function spellings(secret: string): string[] {
-  const perCharacter = [...secret].map(characterForms).join('');
-  const base64 = Buffer.from(secret, 'utf8').toString('base64');
+const REDACTED = '[redacted]';
+
+/** A secret as the view spells it, and its base64 and base64url (an upstream may echo a decoded header). */
+function needles(secret: string): string[] {
+  const base64 = Buffer.from(secret, 'utf8').toString('base64').replace(/=+$/, '');
   const base64url = Buffer.from(secret, 'utf8').toString('base64url');
-  return [...new Set([perCharacter, escapeRegExp(base64.replace(/=+$/, '')), escapeRegExp(base64url)])];
+  return [secret, base64, base64url].map(plain);
 }
 
-function characterForms(char: string): string {
-  const forms = [escapeRegExp(char)];
-  const code = char.codePointAt(0)!;
-  if (code <= 0xffff) forms.push(`\\\\u${code.toString(16).padStart(4, '0')}`);
-  else {
-    const [high, low] = [char.charCodeAt(0), char.charCodeAt(1)];
-    forms.push(`\\\\u${high.toString(16)}\\\\u${low.toString(16)}`);
+/** Lower case, and a space as `+` (a URL's form encoding); the view and the needles alike. */
+function plain(text: string): string {
+  return text.toLowerCase().replaceAll(' ', '+');
+}
+
+/** The original text with every occurrence of a needle in its view replaced. */
+function withoutNeedles(text: string, needleList: readonly string[]): string {
+  const view = new PlainView(text);
+  const spans: [number, number][] = [];
+  for (const needle of needleList) {
+    for (let at = view.text.indexOf(needle); at !== -1; at = view.text.indexOf(needle, at + 1)) {
+      spans.push([view.originalStart(at), view.originalEnd(at + needle.length)]);
+    }
   }
-  if (char === '"' || char === '\\' || char === '/') forms.push(escapeRegExp(`\\${char}`));
-  const percent = [...Buffer.from(char, 'utf8')].map((b) => `%${b.toString(16).padStart(2, '0')}`).join('');
-  forms.push(percent);
-  if (char === ' ') forms.push('\\+');
-  return `(?:${forms.join('|')})`;
+  if (spans.length === 0) return text;
+  spans.sort((a, b) => a[0] - b[0] || b[1] - a[1]);
+  let out = '';
+  let done = 0;
+  for (const [start, end] of spans) {
+    if (end <= done) continue; // inside a span already replaced
+    out += text.slice(done, Math.max(start, done)) + (start >= done ? REDACTED : '');
+    done = end;
+  }
+  return out + text.slice(done);
+}
+
+/** `\uXXXX`, `\"`, `\\`, `\/`, and runs of `%XX`. */
+const ESCAPES = /\\[uU][0-9a-fA-F]{4}|\\["\\/]|(?:%[0-9a-fA-F]{2})+/g;
+
+/**
+ * A text read as plain characters: escapes decoded, lower case, a space as `+`. It is made of pieces, each a
+ * stretch of the view and the stretch of the original it came from: a plain stretch maps character by character,
+ * a decoded escape as a whole.
+ */
+class PlainView {
+  readonly text: string;
+  readonly #view: number[] = [];
+  readonly #original: number[] = [];
+  readonly #originalLength: number[] = [];
+  /** The piece maps one to one (the original, lower-cased); otherwise it is one decoded escape. */
+  readonly #oneToOne: boolean[] = [];
+  #viewLength = 0;
+  #parts: string[] = [];
+
+  constructor(original: string) {
+    let at = 0;
+    for (const match of original.matchAll(ESCAPES)) {
+      this.#addPlain(original.slice(at, match.index), at);
+      this.#addEscape(match[0], match.index);
+      at = match.index + match[0].length;
+    }
+    this.#addPlain(original.slice(at), at);
+    this.text = this.#parts.join('');
+    this.#parts = [];
+  }
+
+  /** Where the view's character at `index` starts in the original. */
+  originalStart(index: number): number {
+    const piece = this.#pieceAt(index);
+    return this.#oneToOne[piece] ? this.#original[piece]! + (index - this.#view[piece]!) : this.#original[piece]!;
+  }
+
+  /** Where the view's stretch ending before `index` ends in the original. */
+  originalEnd(index: number): number {
+    const piece = this.#pieceAt(index - 1);
+    return this.#oneToOne[piece]
+      ? this.#original[piece]! + (index - this.#view[piece]!)
+      : this.#original[piece]! + this.#originalLength[piece]!;
+  }
+
+  /** The last piece that starts at or before `index` (binary search). */
+  #pieceAt(index: number): number {
+    let low = 0;
+    let high = this.#view.length - 1;
+    while (low < high) {
+      const middle = (low + high + 1) >> 1;
+      if (this.#view[middle]! <= index) low = middle;
+      else high = middle - 1;
+    }
+    return low;
+  }
+
+  #add(viewText: string, original: number, originalLength: number, oneToOne: boolean): void {
+    if (viewText === '' && originalLength === 0) return;
+    this.#view.push(this.#viewLength);
+    this.#original.push(original);
+    this.#originalLength.push(originalLength);
+    this.#oneToOne.push(oneToOne);
+    this.#parts.push(viewText);
+    this.#viewLength += viewText.length;
+  }
+
+  #addPlain(text: string, at: number): void {
+    const lower = plain(text);
+    if (lower.length === text.length) return this.#add(lower, at, text.length, true);
+    // A character whose lower case is longer (`İ`): each character its own piece.
+    let offset = at;
+    for (const char of text) {
+      this.#add(plain(char), offset, char.length, false);
+      offset += char.length;
+    }
+  }
+
+  #addEscape(escape: string, at: number): void {
+    if (/^\\[uU]/.test(escape)) return this.#add(plain(String.fromCharCode(parseInt(escape.slice(2), 16))), at, escape.length, false);
+    if (escape.startsWith('\\')) return this.#add(escape[1]!, at, 2, false);
+    // %XX...: each UTF-8 sequence is one character; a byte that starts none stays as it was written.
+    const bytes = Buffer.from(escape.replaceAll('%', ''), 'hex');
+    let i = 0;
+    while (i < bytes.length) {
+      const length = utf8SequenceLength(bytes, i);
+      if (length === 0) {
+        this.#addPlain(escape.slice(i * 3, i * 3 + 3), at + i * 3);
+        i += 1;
+      } else {
+        this.#add(plain(bytes.toString('utf8', i, i + length)), at + i * 3, length * 3, false);
+        i += length;
+      }
+    }
+  }
+}
+
+/** The length of the valid UTF-8 sequence starting at `i`, or 0. */
+function utf8SequenceLength(bytes: Buffer, i: number): number {
+  const lead = bytes[i]!;
+  const length = lead < 0x80 ? 1 : lead >= 0xc2 && lead < 0xe0 ? 2 : lead >= 0xe0 && lead < 0xf0 ? 3 : lead >= 0xf0 && lead < 0xf5 ? 4 : 0;
+  if (length === 0 || i + length > bytes.length) return 0;
+  for (let k = 1; k < length; k += 1) if ((bytes[i + k]! & 0xc0) !== 0x80) return 0;
+  const decoded = bytes.toString('utf8', i, i + length);
+  return decoded.includes('\ufffd') ? 0 : length;
+}
+
+/** The pattern of a credential header's value, compiled once per set of names. */
+const headerPatterns = new Map<string, RegExp>();
+function headerValuePattern(headers: readonly string[]): RegExp | undefined {
+  if (headers.length === 0) return undefined;
+  const key = headers.join('\n');
+  let pattern = headerPatterns.get(key);
+  if (!pattern) {
+    const names = headers.map(escapeRegExp);
+    pattern = new RegExp(`(${names.join('|')})(["']?\\s*[:=]\\s*["']?)(?!\\[redacted\\])[^"'\\s,;}\\]]+`, 'gi');
+    if (headerPatterns.size >= 64) headerPatterns.clear(); // a few sets are in use; never grow without bound
+    headerPatterns.set(key, pattern);
+  }
+  return pattern;
 }
 
 function escapeRegExp(text: string): string {
