@@ -49,7 +49,7 @@ export async function runToolCall(
   describe: (failure: ToolFailure) => string = (f) => `${tool} failed [${f.code}]: ${f.message}`,
 ): Promise<CallToolResult> {
   const started = frame.now();
-  const signal = AbortSignal.any([clientSignal, frame.calls.stopping]);
+  const { signal, done } = frame.calls.open(clientSignal);
   let release: (() => void) | undefined;
   let result: CallToolResult;
   let meta: CallMeta | undefined;
@@ -66,6 +66,7 @@ export async function runToolCall(
     result = errorResult(cut(frame.redactor.redact(describe(failure)), MAX_ERROR_CHARS));
   } finally {
     release?.();
+    done();
   }
   frame.log({ tool, outcome, durationMs: frame.now() - started, attempts: meta?.attempts ?? 0, httpStatus: meta?.status });
   return result;

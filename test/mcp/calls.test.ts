@@ -1,0 +1,147 @@
+import { describe, expect, it } from 'vitest';
+import { ServerStopping, ToolFailure } from '../../src/gateway/errors.js';
+import { Calls } from '../../src/mcp/calls.js';
+
+const never = () => new AbortController().signal;
+
+async function failureOf(promise: Promise<unknown>): Promise<ToolFailure> {
+  const error = await promise.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  expect(error).toBeInstanceOf(ToolFailure);
+  return error as ToolFailure;
+}
+
+describe('Calls: admission', () => {
+  it('runs up to maxConcurrent at once, queues up to maxQueued, refuses the next with busy', async () => {
+    const calls = new Calls({ maxConcurrent: 2, maxQueued: 1 });
+    const first = await calls.admit(never());
+    await calls.admit(never());
+    let thirdIn = false;
+    const third = calls.admit(never()).then((release) => {
+      thirdIn = true;
+      return release;
+    });
+    expect(calls.inFlight).toBe(3);
+    const busy = await failureOf(calls.admit(never()));
+    expect(busy.code).toBe('busy');
+    expect(busy.message).toContain('SVC_MAX_CONCURRENT_CALLS=2');
+    expect(busy.message).toContain('Nothing was sent');
+    await Promise.resolve();
+    expect(thirdIn).toBe(false);
+    first();
+    (await third)();
+    expect(thirdIn).toBe(true);
+    expect(calls.inFlight).toBe(1);
+  });
+
+  it('a release given twice frees one place only', async () => {
+    const calls = new Calls({ maxConcurrent: 1, maxQueued: 4 });
+    const release = await calls.admit(never());
+    release();
+    release();
+    expect(calls.inFlight).toBe(0);
+    await calls.admit(never());
+    const waiting = calls.admit(never());
+    expect(calls.inFlight).toBe(2);
+    release(); // the stale release must not let the waiting call in
+    await Promise.resolve();
+    expect(calls.inFlight).toBe(2);
+    void waiting;
+  });
+
+  it('a call cancelled while it waits leaves the queue with cancelled, and nothing else moves', async () => {
+    const calls = new Calls({ maxConcurrent: 1, maxQueued: 2 });
+    const release = await calls.admit(never());
+    const client = new AbortController();
+    const cancelled = calls.admit(client.signal);
+    const behind = calls.admit(never());
+    client.abort();
+    const failure = await failureOf(cancelled);
+    expect(failure.code).toBe('cancelled');
+    expect(failure.message).toContain('nothing was sent');
+    expect(calls.inFlight).toBe(2);
+    release();
+    (await behind)();
+    expect(calls.inFlight).toBe(0);
+  });
+
+  it('a call whose signal is already aborted does not wait for a place', async () => {
+    const calls = new Calls({ maxConcurrent: 1, maxQueued: 2 });
+    await calls.admit(never());
+    const client = new AbortController();
+    client.abort();
+    expect((await failureOf(calls.admit(client.signal))).code).toBe('cancelled');
+    expect(calls.inFlight).toBe(1);
+  });
+
+  it('idle() settles when the last call running or waiting is gone', async () => {
+    const calls = new Calls({ maxConcurrent: 1, maxQueued: 1 });
+    await expect(calls.idle()).resolves.toBeUndefined();
+    const release = await calls.admit(never());
+    const waiting = calls.admit(never());
+    let idle = false;
+    void calls.idle().then(() => (idle = true));
+    release();
+    const second = await waiting;
+    await Promise.resolve();
+    expect(idle).toBe(false);
+    second();
+    await Promise.resolve();
+    expect(idle).toBe(true);
+  });
+});
+
+describe('Calls: the signal of a call', () => {
+  it('carries the client abort and its reason', () => {
+    const calls = new Calls({ maxConcurrent: 1, maxQueued: 0 });
+    const client = new AbortController();
+    const { signal } = calls.open(client.signal);
+    expect(signal.aborted).toBe(false);
+    const reason = new Error('client gave up');
+    client.abort(reason);
+    expect(signal.aborted).toBe(true);
+    expect(signal.reason).toBe(reason);
+  });
+
+  it('is already aborted when the client signal was', () => {
+    const calls = new Calls({ maxConcurrent: 1, maxQueued: 0 });
+    const client = new AbortController();
+    client.abort('early');
+    const { signal } = calls.open(client.signal);
+    expect(signal.aborted).toBe(true);
+    expect(signal.reason).toBe('early');
+  });
+
+  it('stop() aborts every open call with one ServerStopping, and refuses new admissions', async () => {
+    const calls = new Calls({ maxConcurrent: 4, maxQueued: 0 });
+    const a = calls.open(never());
+    const b = calls.open(never());
+    calls.stop();
+    expect(a.signal.reason).toBeInstanceOf(ServerStopping);
+    expect(b.signal.reason).toBe(a.signal.reason);
+    expect((await failureOf(calls.admit(never()))).code).toBe('shutting_down');
+    const late = calls.open(never());
+    expect(late.signal.reason).toBeInstanceOf(ServerStopping);
+  });
+
+  it('a call that is done is no longer stopped, and no longer follows its client', () => {
+    const calls = new Calls({ maxConcurrent: 1, maxQueued: 0 });
+    const client = new AbortController();
+    const call = calls.open(client.signal);
+    call.done();
+    calls.stop();
+    client.abort();
+    expect(call.signal.aborted).toBe(false);
+  });
+
+  it('a client abort after stop() does not replace the ServerStopping reason', () => {
+    const calls = new Calls({ maxConcurrent: 1, maxQueued: 0 });
+    const client = new AbortController();
+    const { signal } = calls.open(client.signal);
+    calls.stop();
+    client.abort('late');
+    expect(signal.reason).toBeInstanceOf(ServerStopping);
+  });
+});
