@@ -109,7 +109,7 @@ export function checkLine(line: Buffer): LineVerdict {
   if (invalid) return { kind: 'answer', reason: 'invalid_request', answer: errorAnswer(invalid) };
   const m = message as { id?: RequestId; method?: string };
   const requestId = m.method !== undefined && m.id !== undefined ? m.id : undefined;
-  if (!JSONRPCMessageSchema.safeParse(message).success) {
+  if (!plainRequest(message) && !JSONRPCMessageSchema.safeParse(message).success) {
     const error: RpcError = {
       code: INVALID_REQUEST,
       message:
@@ -119,6 +119,31 @@ export function checkLine(line: Buffer): LineVerdict {
     return { kind: 'answer', reason: 'invalid_request', answer: requestId === undefined ? errorAnswer(error) : answerTo(requestId, error) };
   }
   return requestId === undefined ? { kind: 'pass' } : { kind: 'pass', requestId };
+}
+
+const REQUEST_MEMBERS = new Set(['jsonrpc', 'id', 'method', 'params']);
+
+/**
+ * A request or notification of the everyday shape, which the SDK's schema is sure to accept (given that
+ * invalidMessage let it through): checked by hand, since the schema costs more than the rest of reading a line.
+ * Anything else (responses, unusual `_meta`) is left to the schema.
+ */
+function plainRequest(message: unknown): boolean {
+  const m = message as Record<string, unknown>;
+  if (typeof m.method !== 'string') return false;
+  for (const key in m) if (!REQUEST_MEMBERS.has(key)) return false;
+  if (m.params === undefined) return !('params' in m);
+  if (!isPlainObject(m.params)) return false;
+  const meta = m.params._meta;
+  if (meta === undefined) return !('_meta' in m.params);
+  if (!isPlainObject(meta)) return false;
+  for (const key in meta) if (key !== 'progressToken') return false;
+  const token = meta.progressToken;
+  return typeof token === 'string' || (typeof token === 'number' && Number.isInteger(token));
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 /** The answer to a line over the limit, which is not read and so has no id (null). */

@@ -1,6 +1,8 @@
 import { once } from 'node:events';
 import { Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
+import { JSONRPCMessageSchema } from '@modelcontextprotocol/sdk/types.js';
+import { invalidMessage } from '../../src/transports/jsonrpc-check.js';
 import { LineFilter, LineSplitter, checkLine, type LineEvent } from '../../src/transports/stdio-lines.js';
 
 const lines = (splitter: LineSplitter, ...chunks: string[]): LineEvent[] => {
@@ -123,6 +125,31 @@ function filterWith(options: { maxLineBytes?: number } = {}) {
 }
 
 const settle = () => new Promise((resolve) => setTimeout(resolve, 30));
+
+describe('checkLine agrees with the SDK on every message', () => {
+  // Each member absent (undefined) or one of several values, good and bad; every combination is checked.
+  const ids = [undefined, 1, 'a', 1.5, null, { x: 1 }];
+  const methods = [undefined, 'tools/call', 3];
+  const metas = [undefined, null, [], {}, { progressToken: 't' }, { progressToken: 7 }, { progressToken: 1.5 }, { progressToken: null },
+    { progressToken: 't', other: 1 }, { 'io.modelcontextprotocol/related-task': { taskId: 1 } }, { 'io.modelcontextprotocol/related-task': { taskId: 'k' } }];
+  const paramsOf = (meta: unknown) => [undefined, null, [], 'p', {}, { name: 'x', arguments: {} }, { _meta: meta, name: 'x' }];
+  const extras = [{}, { extra: 1 }, { result: {} }, { error: { code: 1, message: 'm' } }];
+
+  it('passes exactly what the SDK reads, with or without the quick check', () => {
+    let checked = 0;
+    for (const id of ids) for (const method of methods) for (const meta of metas) for (const params of paramsOf(meta)) for (const extra of extras) {
+      const message: Record<string, unknown> = { jsonrpc: '2.0', ...extra };
+      if (id !== undefined) message.id = id;
+      if (method !== undefined) message.method = method;
+      if (params !== undefined) message.params = params;
+      const sdkReads = invalidMessage(message) === undefined && JSONRPCMessageSchema.safeParse(message).success;
+      const verdict = checkLine(Buffer.from(JSON.stringify(message)));
+      expect(verdict.kind, JSON.stringify(message)).toBe(sdkReads ? 'pass' : 'answer');
+      checked += 1;
+    }
+    expect(checked).toBe(ids.length * methods.length * metas.length * 7 * extras.length);
+  });
+});
 
 describe('LineFilter', () => {
   it('passes good lines unchanged, one line per chunk; answers bad ones on the output, one whole line per write', async () => {
