@@ -160,10 +160,13 @@ export async function send(upstream: Upstream, req: OutgoingRequest, options: Se
   }
 }
 
+/** One decoder for every answer: decode() without `stream` keeps no state between calls. */
+const UTF8 = new TextDecoder('utf-8', { fatal: true });
+
 /** Every answer is text (JSON, XML, JSONP): bytes that are not UTF-8 (compressed, binary) are an error, not a result. */
 function decode(bytes: Buffer, status: number, encoding: string | string[] | undefined): string {
   try {
-    return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+    return UTF8.decode(bytes);
   } catch {
     const how = encoding ? ` (Content-Encoding: ${String(encoding)}, which was not asked for)` : '';
     throw new ToolFailure('malformed_response', `upstream answered HTTP ${status} with ${bytes.length} bytes that are not UTF-8 text${how}`, {

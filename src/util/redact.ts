@@ -14,17 +14,25 @@ export class Redactor {
   /** Every spelling of every secret in the view's form, longest first. */
   readonly #needles: readonly string[];
   readonly #headerValues: RegExp | undefined;
+  /** The header names as the view spells them. */
+  readonly #headerNames: readonly string[];
 
   constructor(secrets: Iterable<string>, credentialHeaders: Iterable<string> = []) {
     this.#secrets = [...new Set(secrets)].filter((s) => s !== '');
     this.#headers = [...new Set(credentialHeaders)];
     this.#needles = [...new Set(this.#secrets.flatMap(needles))].sort((a, b) => b.length - a.length);
     this.#headerValues = headerValuePattern(this.#headers);
+    this.#headerNames = this.#headers.map(plain);
   }
 
   redact(text: string): string {
-    let out = this.#needles.length > 0 ? withoutNeedles(text, this.#needles) : text;
-    if (this.#headerValues) out = out.replace(this.#headerValues, '$1$2[redacted]');
+    if (this.#needles.length === 0 && !this.#headerValues) return text;
+    const view = viewOf(text);
+    let out = this.#needles.length > 0 ? withoutNeedles(text, view, this.#needles) : text;
+    // The pattern scans the whole text; most texts name no credential header at all.
+    if (this.#headerValues && this.#headerNames.some((name) => view.text.includes(name))) {
+      out = out.replace(this.#headerValues, '$1$2[redacted]');
+    }
     return out;
   }
 
@@ -48,9 +56,24 @@ function plain(text: string): string {
   return text.toLowerCase().replaceAll(' ', '+');
 }
 
+/** The text as the needles are spelled, and where each of its characters came from. */
+interface View {
+  readonly text: string;
+  originalStart(index: number): number;
+  originalEnd(index: number): number;
+}
+
+/** Most texts hold no escape and no character whose lower case is longer: their view maps one to one. */
+function viewOf(text: string): View {
+  if (!text.includes('\\') && !text.includes('%')) {
+    const lower = plain(text);
+    if (lower.length === text.length) return { text: lower, originalStart: (i) => i, originalEnd: (i) => i };
+  }
+  return new PlainView(text);
+}
+
 /** The original text with every occurrence of a needle in its view replaced. */
-function withoutNeedles(text: string, needleList: readonly string[]): string {
-  const view = new PlainView(text);
+function withoutNeedles(text: string, view: View, needleList: readonly string[]): string {
   const spans: [number, number][] = [];
   for (const needle of needleList) {
     for (let at = view.text.indexOf(needle); at !== -1; at = view.text.indexOf(needle, at + 1)) {
@@ -77,7 +100,7 @@ const ESCAPES = /\\[uU][0-9a-fA-F]{4}|\\["\\/]|(?:%[0-9a-fA-F]{2})+/g;
  * stretch of the view and the stretch of the original it came from: a plain stretch maps character by character,
  * a decoded escape as a whole.
  */
-class PlainView {
+class PlainView implements View {
   readonly text: string;
   readonly #view: number[] = [];
   readonly #original: number[] = [];

@@ -34,6 +34,11 @@ describe('Redactor', () => {
     expect(r.redact(text)).toBe('{"x-svc-apigw-signature-v2": "[redacted]", "x-svc-apigw-api-key-id": "client-1", X-SVC-APIGW-API-KEY=[redacted];}');
   });
 
+  it('replaces header values in text that also holds escapes (read through the decoded view)', () => {
+    const text = '50%25 caf\\u00e9 X-SVC-APIGW-SIGNATURE-V2: c2ln+/= ok';
+    expect(r.redact(text)).toBe('50%25 caf\\u00e9 X-SVC-APIGW-SIGNATURE-V2: [redacted] ok');
+  });
+
   it('knows more secrets when asked, without losing its own', () => {
     const wider = r.with(['per-call-signature']);
     expect(wider.redact(`${SECRET} per-call-signature`)).toBe('[redacted] [redacted]');
