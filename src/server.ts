@@ -1,4 +1,4 @@
-import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { CATALOGUE } from './catalogue/catalogue.js';
 import { ConfigError, type Config } from './config.js';
 import { CREDENTIAL_HEADERS, secretsOf } from './gateway/auth.js';
@@ -7,6 +7,7 @@ import { Calls } from './mcp/calls.js';
 import type { ExecutorDeps } from './gateway/executor.js';
 import type { Upstream } from './gateway/http.js';
 import { catalogueTool } from './mcp/catalogue-tools.js';
+import { registerCompletion } from './mcp/completion.js';
 import { registerPrompts } from './mcp/prompts.js';
 import { registerResources } from './mcp/resources.js';
 import { sharedLazyValidator } from './mcp/schema-validator.js';
@@ -41,7 +42,7 @@ export interface ServerOptions {
  * Makes a server per session (or per stateless request); `calls` are the tool calls of all of them, which a
  * transport stops at shutdown (a factory of test servers may have none).
  */
-export type ServerFactory = ((options?: ServerOptions) => McpServer) & { calls?: Calls };
+export type ServerFactory = ((options?: ServerOptions) => Server) & { calls?: Calls };
 
 /**
  * Everything a server needs that does not change between sessions, computed once. Throws ConfigError when the
@@ -92,16 +93,17 @@ export function createServerFactory(config: Config, deps: ServerDeps): ServerFac
 
   const factory = ({ narrowing, stateless = false }: ServerOptions = {}) => {
     const policy = narrow(processPolicy, narrowing);
-    const server = new McpServer(
+    const server = new Server(
       { name: SERVER_NAME, title: 'Platform services', version: SERVER_VERSION, description: SERVER_DESCRIPTION, icons: serverIcons() },
       {
         instructions: narrowing ? instructionsFor(policy) : processInstructions,
         jsonSchemaValidator,
       },
     );
-    registerTools(server.server, handlers, { policy, confirmDestructive, elicitation: !stateless });
-    registerResources(server);
-    registerPrompts(server, (tool) => handlers.some((h) => h.facts.name === tool && isEnabled(policy, h.facts)));
+    registerTools(server, handlers, { policy, confirmDestructive, elicitation: !stateless });
+    const resources = registerResources(server);
+    const prompts = registerPrompts(server, (tool) => handlers.some((h) => h.facts.name === tool && isEnabled(policy, h.facts)));
+    registerCompletion(server, { ...resources, prompts });
     return server;
   };
   return Object.assign(factory, { calls: frame.calls });

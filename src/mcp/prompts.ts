@@ -1,7 +1,13 @@
-import { completable } from '@modelcontextprotocol/sdk/server/completable.js';
-import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { ErrorCode, ListPromptsRequestSchema, McpError, type GetPromptResult, type Icon } from '@modelcontextprotocol/sdk/types.js';
-import * as z from 'zod';
+import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import {
+  ErrorCode,
+  GetPromptRequestSchema,
+  ListPromptsRequestSchema,
+  McpError,
+  type GetPromptResult,
+  type Icon,
+  type Prompt,
+} from '@modelcontextprotocol/sdk/types.js';
 import {
   LANGUAGE_CODES,
   LANGUAGE_NAMES,
@@ -15,6 +21,7 @@ import {
 } from '../catalogue/translation-rules.js';
 import { CRS_CODES, reverseGeocode } from '../catalogue/maps.js';
 import { chunkText } from './chunking.js';
+import type { Completer, Completers } from './completion.js';
 import { serviceIcons } from './icons.js';
 import { completeSource, completeTarget, completeTargetOf } from './language-completion.js';
 import { SUMMARY_LENGTHS, summaryCue, summaryParameters, summaryPrompt, type SummaryLength } from './summary-prompt.js';
@@ -23,49 +30,69 @@ import { WORKFLOW_TOOL_NAME } from './workflow-tool.js';
 /**
  * Prompts: ready-made flows that drive the tools through the client's model. Prompt arguments are strings; the
  * language arguments offer completion limited to valid codes, and a target's completion follows the chosen source.
+ * Served on the SDK's low-level Server (prompts/list with icons, prompts/get), so that no prompt costs anything
+ * before a client asks for one.
  */
 
 /** Completion over a fixed list of values, by case-insensitive prefix. */
 const oneOf = (values: readonly string[]) => (typed: string | undefined) =>
   values.filter((v) => v.toLowerCase().startsWith((typed ?? '').trim().toLowerCase()));
 
-const textArg = (what: string) => z.string().min(1).describe(what);
-const targetArg = () =>
-  completable(z.string().describe('Target language code, e.g. en, ko, ja, zh-CN (completion follows the source)'), completeTarget);
-const sourceArg = () =>
-  completable(z.string().optional().describe('Source language code, or auto to detect (default auto)'), (typed) =>
-    completeSource(typed ?? ''),
-  );
-const lengthArg = () =>
-  completable(
-    z.string().optional().describe('Summary length: short (1-2 sentences), medium (3-5, default) or long (a paragraph)'),
-    oneOf(SUMMARY_LENGTHS),
-  );
-
-/** A prompt as listed: the SDK's McpServer lists no icons, so the list is answered from these. */
-interface Listed {
-  name: string;
-  title: string;
+/** One argument of a prompt: prompt arguments are strings, given or not. */
+interface PromptArgument<Required extends boolean = boolean> {
   description: string;
-  argsSchema: Record<string, z.ZodType>;
-  icons: Icon[];
+  required: Required;
+  complete?: Completer;
+  /** Given, it must hold more than white space. */
+  notBlank?: boolean;
+}
+
+const required = (description: string, complete?: Completer, notBlank = false): PromptArgument<true> => ({
+  description,
+  required: true,
+  complete,
+  notBlank,
+});
+const optional = (description: string, complete?: Completer): PromptArgument<false> => ({ description, required: false, complete });
+
+/** The values render() receives: a required argument is always there. */
+type Values<Args extends Record<string, PromptArgument>> = {
+  [K in keyof Args]: Args[K] extends PromptArgument<true> ? string : string | undefined;
+};
+
+const textArg = (what: string) => required(what, undefined, true);
+const targetArg = () => required('Target language code, e.g. en, ko, ja, zh-CN (completion follows the source)', completeTarget);
+const sourceArg = () => optional('Source language code, or auto to detect (default auto)', (typed) => completeSource(typed ?? ''));
+const lengthArg = () =>
+  optional('Summary length: short (1-2 sentences), medium (3-5, default) or long (a paragraph)', oneOf(SUMMARY_LENGTHS));
+
+interface RegisteredPrompt {
+  listed: Prompt;
+  args: Record<string, PromptArgument>;
+  render(values: Record<string, string | undefined>): GetPromptResult;
 }
 
 /**
  * Registers the prompts whose tools are all enabled: a prompt never tells the model to call a tool it cannot see.
- * `enabled` answers for one tool name.
+ * `enabled` answers for one tool name. Returns the completers of each prompt listed, for completion/complete.
  */
-export function registerPrompts(server: McpServer, enabled: (tool: string) => boolean): void {
-  const listed: Listed[] = [];
-  const register = <Args extends Record<string, z.ZodType>>(
+export function registerPrompts(server: Server, enabled: (tool: string) => boolean): ReadonlyMap<string, Completers> {
+  const prompts = new Map<string, RegisteredPrompt>();
+  const register = <Args extends Record<string, PromptArgument>>(
     name: string,
-    config: { title: string; description: string; argsSchema: Args; icons: Icon[]; tools: string[] },
-    render: (args: z.infer<z.ZodObject<Args>>) => GetPromptResult,
+    config: { title: string; description: string; args: Args; icons: Icon[]; tools: string[] },
+    render: (values: Values<Args>) => GetPromptResult,
   ) => {
     if (!config.tools.every(enabled)) return;
-    const { title, description, argsSchema, icons } = config;
-    server.registerPrompt(name, { title, description, argsSchema }, render as never);
-    listed.push({ name, title, description, argsSchema, icons });
+    const { title, description, args, icons } = config;
+    const listed: Prompt = {
+      name,
+      title,
+      description,
+      icons,
+      arguments: Object.entries(args).map(([argument, spec]) => ({ name: argument, description: spec.description, required: spec.required })),
+    };
+    prompts.set(name, { listed, args, render: render as RegisteredPrompt['render'] });
   };
   const workflowNote = enabled(WORKFLOW_TOOL_NAME);
 
@@ -76,7 +103,7 @@ export function registerPrompts(server: McpServer, enabled: (tool: string) => bo
       description:
         'Translate a text (split over the 5000-character limit at sentence boundaries) with translation_translate_text, ' +
         'then summarize the translation in the target language with textgen_create_completion.',
-      argsSchema: { text: textArg('The text to translate and summarize'), target: targetArg(), source: sourceArg(), length: lengthArg() },
+      args: { text: textArg('The text to translate and summarize'), target: targetArg(), source: sourceArg(), length: lengthArg() },
       icons: serviceIcons('translation'),
       tools: ['translation_translate_text', 'textgen_create_completion'],
     },
@@ -93,7 +120,7 @@ export function registerPrompts(server: McpServer, enabled: (tool: string) => bo
       description:
         'Summarize a text in its own language with textgen_create_completion, then translate only the summary with ' +
         'translation_translate_text: cheaper than translating a long text first.',
-      argsSchema: { text: textArg('The text to summarize and translate'), target: targetArg(), source: sourceArg(), length: lengthArg() },
+      args: { text: textArg('The text to summarize and translate'), target: targetArg(), source: sourceArg(), length: lengthArg() },
       icons: serviceIcons('textgen'),
       tools: ['translation_translate_text', 'textgen_create_completion'],
     },
@@ -110,13 +137,10 @@ export function registerPrompts(server: McpServer, enabled: (tool: string) => bo
       description:
         'Find the Korean address at a coordinate with maps_reverse_geocode and give it in another language with ' +
         'translation_translate_text (names and numbers that must stay as written are protected).',
-      argsSchema: {
-        coords: z.string().describe('"x,y" of the place; for EPSG:4326 longitude,latitude, e.g. 127.1054,37.3595'),
-        target: completable(z.string().describe('Language to give the address in, e.g. en, ja, zh-CN'), completeTargetOf('ko')),
-        sourcecrs: completable(
-          z.string().optional().describe('Coordinate system of coords: EPSG:4326 (default), EPSG:3857 or SVC:2048 (UTM-K)'),
-          oneOf(CRS_CODES),
-        ),
+      args: {
+        coords: required('"x,y" of the place; for EPSG:4326 longitude,latitude, e.g. 127.1054,37.3595'),
+        target: required('Language to give the address in, e.g. en, ja, zh-CN', completeTargetOf('ko')),
+        sourcecrs: optional('Coordinate system of coords: EPSG:4326 (default), EPSG:3857 or SVC:2048 (UTM-K)', oneOf(CRS_CODES)),
       },
       icons: serviceIcons('maps'),
       tools: ['maps_reverse_geocode', 'translation_translate_text'],
@@ -124,23 +148,33 @@ export function registerPrompts(server: McpServer, enabled: (tool: string) => bo
     (args) => message(localizePlace(args.coords, args.sourcecrs, args.target)),
   );
 
-  if (listed.length === 0) return;
-  // The list never changes while the server runs (the SDK declares listChanged: true).
-  server.server.registerCapabilities({ prompts: { listChanged: false } });
-  // The same list the SDK would answer, with the icons (its registerPrompt has no place for them).
-  server.server.setRequestHandler(ListPromptsRequestSchema, () => ({
-    prompts: listed.map(({ name, title, description, argsSchema, icons }) => ({
-      name,
-      title,
-      description,
-      icons,
-      arguments: Object.entries(argsSchema).map(([argument, schema]) => ({
-        name: argument,
-        description: schema.description,
-        required: !schema.isOptional(),
-      })),
-    })),
-  }));
+  const completers = new Map<string, Completers>();
+  if (prompts.size === 0) return completers;
+  for (const [name, prompt] of prompts) {
+    completers.set(name, Object.fromEntries(Object.entries(prompt.args).flatMap(([arg, spec]) => (spec.complete ? [[arg, spec.complete]] : []))));
+  }
+  server.registerCapabilities({ prompts: { listChanged: false } });
+  const listing = { prompts: [...prompts.values()].map((p) => p.listed) };
+  server.setRequestHandler(ListPromptsRequestSchema, () => listing);
+  server.setRequestHandler(GetPromptRequestSchema, (request) => {
+    const { name, arguments: given = {} } = request.params;
+    const prompt = prompts.get(name);
+    if (!prompt) throw new McpError(ErrorCode.InvalidParams, `Prompt ${name} not found`);
+    return prompt.render(argumentValues(name, prompt.args, given));
+  });
+  return completers;
+}
+
+/** The arguments a prompt knows, each checked; others are ignored. */
+function argumentValues(prompt: string, args: Record<string, PromptArgument>, given: Record<string, string>): Record<string, string | undefined> {
+  const values: Record<string, string | undefined> = {};
+  for (const [name, spec] of Object.entries(args)) {
+    const value = Object.hasOwn(given, name) ? given[name] : undefined;
+    if (value === undefined && spec.required) invalid(`Invalid arguments for prompt ${prompt}: ${name} is required`);
+    if (value !== undefined && spec.notBlank && value.trim() === '') invalid(`Invalid arguments for prompt ${prompt}: ${name} must not be empty or only white space`);
+    values[name] = value;
+  }
+  return values;
 }
 
 function invalid(text: string): never {

@@ -1,7 +1,16 @@
-import { McpError, type ReadResourceResult } from '@modelcontextprotocol/sdk/types.js';
-import { ResourceTemplate, type McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import {
+  ListResourceTemplatesRequestSchema,
+  ListResourcesRequestSchema,
+  McpError,
+  ReadResourceRequestSchema,
+  type ReadResourceResult,
+  type Resource,
+  type ResourceTemplate,
+} from '@modelcontextprotocol/sdk/types.js';
 import { LANGUAGE_CODES } from '../catalogue/index.js';
 import type { ServiceId } from '../catalogue/types.js';
+import type { CompletionSources } from './completion.js';
 import { serviceIcons } from './icons.js';
 import { completeLanguage } from './language-completion.js';
 import {
@@ -85,45 +94,58 @@ const json = (uri: string, doc: unknown): ReadResourceResult => ({
   contents: [{ uri, mimeType: JSON_TYPE, text: JSON.stringify(doc, null, 2) }],
 });
 
-/** Registers the reference resources and the language-pairs template (with completion of `source`). */
-export function registerResources(server: McpServer): void {
-  for (const r of STATIC_RESOURCES) {
-    server.registerResource(r.name, r.uri, { title: r.title, description: r.description, mimeType: JSON_TYPE, icons: serviceIcons(r.service) }, (uri) =>
-      json(uri.href, r.doc()),
-    );
-  }
+/** The part of the template's URIs before {source}. */
+const PAIRS_PREFIX = PAIRS_TEMPLATE.slice(0, PAIRS_TEMPLATE.indexOf('{'));
 
-  server.registerResource(
-    'language-pairs-by-source',
-    new ResourceTemplate(PAIRS_TEMPLATE, { list: undefined, complete: { source: completeLanguage } }),
-    {
-      title: 'Translation targets of one source language',
-      description:
-        'The target languages one source language can be translated into, with glossary/replaceInfo and honorific ' +
-        'support per direction. source is a language code, e.g. ko, en, ja, zh-CN.',
-      mimeType: JSON_TYPE,
-      icons: serviceIcons('translation'),
-    },
-    (uri, variables) => {
-      const source = decoded(variables.source);
-      const doc = targetsDoc(source);
-      if (!doc) {
-        throw new McpError(
-          RESOURCE_NOT_FOUND,
-          `Unknown source language "${source}" in ${uri.href}: use one of ${LANGUAGE_CODES.join(', ')} ` +
-            '(auto is not a language; with auto any of them can be a target).',
-          { uri: uri.href },
-        );
-      }
-      return json(uri.href, doc);
-    },
-  );
-  // The list never changes while the server runs (the SDK declares listChanged: true).
-  server.server.registerCapabilities({ resources: { listChanged: false } });
+/**
+ * Registers the reference resources and the language-pairs template on the SDK's low-level Server, and returns
+ * what completion/complete needs to know of them (the template's `source` completes to language codes).
+ */
+export function registerResources(server: Server): Pick<CompletionSources, 'templates' | 'resources'> {
+  const byUri = new Map(STATIC_RESOURCES.map((r) => [r.uri, r]));
+  // The list never changes while the server runs.
+  server.registerCapabilities({ resources: { listChanged: false } });
+  server.setRequestHandler(ListResourcesRequestSchema, () => ({
+    resources: STATIC_RESOURCES.map(
+      (r): Resource => ({ uri: r.uri, name: r.name, title: r.title, description: r.description, mimeType: JSON_TYPE, icons: serviceIcons(r.service) }),
+    ),
+  }));
+  server.setRequestHandler(ListResourceTemplatesRequestSchema, () => ({
+    resourceTemplates: [
+      {
+        name: 'language-pairs-by-source',
+        uriTemplate: PAIRS_TEMPLATE,
+        title: 'Translation targets of one source language',
+        description:
+          'The target languages one source language can be translated into, with glossary/replaceInfo and honorific ' +
+          'support per direction. source is a language code, e.g. ko, en, ja, zh-CN.',
+        mimeType: JSON_TYPE,
+        icons: serviceIcons('translation'),
+      } satisfies ResourceTemplate,
+    ],
+  }));
+  server.setRequestHandler(ReadResourceRequestSchema, (request) => {
+    const uri = request.params.uri;
+    const fixed = byUri.get(uri);
+    if (fixed) return json(uri, fixed.doc());
+    const rest = uri.startsWith(PAIRS_PREFIX) ? uri.slice(PAIRS_PREFIX.length) : '';
+    if (rest === '' || rest.includes('/')) throw new McpError(RESOURCE_NOT_FOUND, `Resource ${uri} not found`, { uri });
+    const source = decoded(rest);
+    const doc = targetsDoc(source);
+    if (!doc) {
+      throw new McpError(
+        RESOURCE_NOT_FOUND,
+        `Unknown source language "${source}" in ${uri}: use one of ${LANGUAGE_CODES.join(', ')} ` +
+          '(auto is not a language; with auto any of them can be a target).',
+        { uri },
+      );
+    }
+    return json(uri, doc);
+  });
+  return { templates: new Map([[PAIRS_TEMPLATE, { source: completeLanguage }]]), resources: new Set(byUri.keys()) };
 }
 
-function decoded(value: string | string[] | undefined): string {
-  const text = Array.isArray(value) ? value.join(',') : (value ?? '');
+function decoded(text: string): string {
   try {
     return decodeURIComponent(text);
   } catch {

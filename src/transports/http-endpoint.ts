@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import type { HttpOptions } from '../config.js';
 import type { ServerFactory } from '../server.js';
@@ -17,7 +17,7 @@ import type { Narrowing } from '../mcp/tool-policy.js';
  * (session mode) or of a server built for this request alone (stateless mode).
  */
 export interface McpSession {
-  server: McpServer;
+  server: Server;
   transport: StreamableHTTPServerTransport;
   /** Its response streams still open (POST responses, the GET stream), for back-pressure. */
   responses: Set<ServerResponse>;

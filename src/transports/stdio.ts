@@ -1,5 +1,5 @@
 import type { Readable, Writable } from 'node:stream';
-import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import type { Transport, TransportSendOptions } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage, MessageExtraInfo } from '@modelcontextprotocol/sdk/types.js';
@@ -30,7 +30,7 @@ const POLL_MS = 10;
  * read stdout), tool calls still running are then stopped and answer `[shutting_down]`, and the session closes.
  * Resolves when it is over, so that the caller can release the sandbox and the connection pool and exit.
  */
-export async function serveStdio(server: McpServer, input: Readable, output: Writable, runtime: StdioRuntime): Promise<void> {
+export async function serveStdio(server: Server, input: Readable, output: Writable, runtime: StdioRuntime): Promise<void> {
   const log = (entry: object) => runtime.log(JSON.stringify(entry));
   const maxLineBytes = runtime.maxLineBytes ?? STDIO_MAX_LINE_BYTES;
   const filter = new LineFilter({ output, maxLineBytes, log });
@@ -59,7 +59,7 @@ export async function serveStdio(server: McpServer, input: Readable, output: Wri
     input.on('error', broken);
     input.once('close', broken);
     outputGone.signal.addEventListener('abort', () => resolve('output'), { once: true });
-    server.server.onclose = () => resolve('closed');
+    server.onclose = () => resolve('closed');
     runtime.onSignal((signal) => {
       filter.refuseRequests();
       runtime.log(

@@ -121,6 +121,22 @@ describe('prompts', () => {
 });
 
 describe('prompt argument completion', () => {
+  it('refuses a missing or blank required argument and an unknown prompt, naming them', async () => {
+    const get = (name: string, args: Record<string, string>) => h.client.getPrompt({ name, arguments: args });
+    await expect(get('translate_and_summarize', { target: 'en' })).rejects.toThrow(/translate_and_summarize: text is required/);
+    await expect(get('translate_and_summarize', { text: ' \n ', target: 'en' })).rejects.toThrow(/text must not be empty/);
+    await expect(get('localize_place', { coords: '127.1,37.3' })).rejects.toThrow(/target is required/);
+    await expect(get('no_such_prompt', {})).rejects.toMatchObject({ code: -32602, message: expect.stringMatching(/Prompt no_such_prompt not found/) });
+    // Arguments a prompt does not know are ignored, as the SDK's McpServer did.
+    await expect(render('translate_and_summarize', { text: 'Hello.', target: 'ko', extra: 'x' })).resolves.toContain('Hello.');
+  });
+
+  it('completes nothing for an argument without choices, and refuses an unknown prompt', async () => {
+    expect(await completeArg('localize_place', 'coords', '12')).toEqual([]);
+    expect(await completeArg('translate_and_summarize', 'nothing', '')).toEqual([]);
+    await expect(completeArg('no_such_prompt', 'target', '')).rejects.toThrow(/Prompt no_such_prompt not found/);
+  });
+
   it('completes target with every language when no source is chosen', async () => {
     expect(await completeArg('translate_and_summarize', 'target', '')).toEqual(CODES);
     expect(await completeArg('translate_and_summarize', 'target', '', { source: 'auto' })).toEqual(CODES);

@@ -199,6 +199,23 @@ describe('resource template svc://translation/language-pairs/{source}', () => {
     await expect(h.client.readResource({ uri: 'svc://translation/language-pairs/auto' })).rejects.toThrow(/Unknown source/);
   });
 
+  it('answers a URI it does not serve with resource not found (-32002)', async () => {
+    for (const uri of ['svc://search/nothing', 'svc://translation/language-pairs/', 'svc://translation/language-pairs/ko/en']) {
+      await expect(h.client.readResource({ uri })).rejects.toMatchObject({ code: -32002, message: expect.stringContaining(`Resource ${uri} not found`) });
+    }
+  });
+
+  it('reads a percent-encoded source', async () => {
+    const { contents } = await h.client.readResource({ uri: 'svc://translation/language-pairs/zh%2DCN' });
+    expect(JSON.parse((contents[0] as { text: string }).text)).toMatchObject({ source: { code: 'zh-CN' } });
+  });
+
+  it('completes nothing for a fixed resource, and refuses a template it does not have', async () => {
+    const complete = (uri: string) => h.client.complete({ ref: { type: 'ref/resource', uri }, argument: { name: 'source', value: '' } });
+    expect((await complete('svc://search/tokenizer-languages')).completion.values).toEqual([]);
+    await expect(complete('svc://nothing/{x}')).rejects.toThrow(/Resource template svc:\/\/nothing\/\{x\} not found/);
+  });
+
   it('completes source with valid language codes', async () => {
     const complete = (value: string) =>
       h.client.complete({

@@ -21,7 +21,7 @@ function config(env: Record<string, string> = {}, flags: string[] = []): Config 
 const tinyServer: ServerFactory = () => {
   const server = new McpServer({ name: 'limits-test', version: '0.0.0' });
   server.registerTool('echo', { description: 'Says ok', inputSchema: {} }, () => ({ content: [{ type: 'text', text: 'ok' }] }));
-  return server;
+  return server.server;
 };
 
 const handles: HttpServerHandle[] = [];
@@ -152,7 +152,7 @@ describe('back-pressure', () => {
   const bigServer: ServerFactory = () => {
     const server = new McpServer({ name: 'limits-test', version: '0.0.0' });
     server.registerTool('big', { description: 'A large result', inputSchema: {} }, () => ({ content: [{ type: 'text', text: 'x'.repeat(BIG) }] }));
-    return server;
+    return server.server;
   };
 
   async function session(url: string): Promise<Record<string, string>> {

@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
+import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { parseCommand, type Config } from '../../src/config.js';
@@ -24,7 +25,8 @@ function config(env: Record<string, string> = {}, flags: string[] = []): Config 
 
 let created = 0;
 let closedServers = 0;
-function createServer(): McpServer {
+/** The low-level Server the transports serve (McpServer's registerTool is handier to write tests with). */
+function createServer(): Server {
   created += 1;
   const server = new McpServer({ name: 'http-test', version: '0.0.0' });
   server.registerTool('echo_length', { description: 'Length of a text', inputSchema: {} }, () => ({ content: [{ type: 'text', text: 'ok' }] }));
@@ -32,12 +34,13 @@ function createServer(): McpServer {
     await new Promise((resolve) => setTimeout(resolve, ms));
     return { content: [{ type: 'text', text: `waited ${ms}` }] };
   });
-  const close = server.close.bind(server);
-  server.close = async () => {
+  const low = server.server;
+  const close = low.close.bind(low);
+  low.close = async () => {
     closedServers += 1;
     await close();
   };
-  return server;
+  return low;
 }
 
 const handles: HttpServerHandle[] = [];
