@@ -3,6 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { ConfigError, parseCommand, usage, type Config } from './config.js';
 import { createUpstream } from './gateway/http.js';
 import { SERVER_VERSION, createServerFactory, type ServerDeps } from './server.js';
+import { serveStdio } from './transports/stdio.js';
 
 const WARM_UP_AFTER_MS = 300;
 
@@ -55,7 +56,6 @@ async function main(): Promise<void> {
     const { serveHttp } = await import('./transports/http.js');
     await serveHttp(createServer, config, { log, onSignal });
   } else if (!shutdown.signal.aborted) {
-    const { serveStdio } = await import('./transports/stdio.js');
     // Ends on stdin EOF, a signal or a closed stdout, after the calls in flight are answered (within the grace
     // period); then the sandbox and the connection pool are closed and the exit is clean.
     await serveStdio(createServer(), process.stdin, process.stdout, {
