@@ -39,6 +39,8 @@ async function step(server, concurrency, durationMs) {
   for (const s of sessions) await s.call(TOOL); // warm
   const latencies = [];
   let errors = 0;
+  /** Errors by kind: the [code] of a tool error, or the HTTP status. */
+  const errorKinds = {};
   const memory = sampler(server.child.pid);
   const started = performance.now();
   const deadline = started + durationMs;
@@ -49,8 +51,10 @@ async function step(server, concurrency, durationMs) {
         try {
           await session.call(TOOL);
           latencies.push(performance.now() - t);
-        } catch {
+        } catch (error) {
           errors++;
+          const kind = /failed \[(\w+)\]/.exec(error.message)?.[1] ?? /^HTTP \d+/.exec(error.message)?.[0] ?? 'other';
+          errorKinds[kind] = (errorKinds[kind] ?? 0) + 1;
         }
       }
     }),
@@ -64,6 +68,7 @@ async function step(server, concurrency, durationMs) {
     concurrency,
     calls: latencies.length,
     errors,
+    errorKinds,
     callsPerSecond: round((latencies.length / elapsed) * 1000, 0),
     p50Ms: s.p50,
     p99Ms: s.p99,
@@ -123,7 +128,7 @@ export async function run({ levels = [1, 8, 32, 128], durationMs = 3000, http } 
   const memory = await sessionMemory();
   const json = { tool: TOOL, durationMs, modes, sessionMemory: memory };
   const rows = modes.flatMap((m) =>
-    m.steps.map((s) => [m.mode, s.concurrency, s.callsPerSecond, s.p50Ms.toFixed(2), s.p99Ms.toFixed(2), s.peakRssMiB.toFixed(1), s.errors]),
+    m.steps.map((s) => [m.mode, s.concurrency, s.callsPerSecond, s.p50Ms.toFixed(2), s.p99Ms.toFixed(2), s.peakRssMiB.toFixed(1), errorCell(s)]),
   );
   const markdown = [
     `### HTTP throughput and latency (\`${TOOL}\` through the sandbox, ${durationMs / 1000} s per step, load generator on the same machine)`,
@@ -135,6 +140,12 @@ export async function run({ levels = [1, 8, 32, 128], durationMs = 3000, http } 
       `(RSS ${memory.points.map((p) => `${p.sessions}: ${round(p.rssKiB / 1024, 1)} MiB`).join(', ')}).`,
   ].join('\n');
   return { name: 'http-load', json, markdown };
+}
+
+/** "0", or the count with its kinds: "120 (busy 120)". */
+function errorCell(step) {
+  if (step.errors === 0) return '0';
+  return `${step.errors} (${Object.entries(step.errorKinds).map(([kind, n]) => `${kind} ${n}`).join(', ')})`;
 }
 
 if (isMain(import.meta.url)) {
