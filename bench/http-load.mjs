@@ -13,6 +13,9 @@ import { httpAvailable, startCli } from './lib/servers.mjs';
 import { round, summary, table } from './lib/stats.mjs';
 import { TOOL } from './per-call.mjs';
 
+/** How long a client waits after a [busy] refusal before its next call. */
+const BUSY_PAUSE_MS = 100;
+
 function sampler(pid, everyMs = 100) {
   let maxRss = 0;
   const timer = setInterval(() => (maxRss = Math.max(maxRss, memoryOf(pid).rssKiB || 0)), everyMs);
@@ -55,6 +58,8 @@ async function step(server, concurrency, durationMs) {
           errors++;
           const kind = /failed \[(\w+)\]/.exec(error.message)?.[1] ?? /^HTTP \d+/.exec(error.message)?.[0] ?? 'other';
           errorKinds[kind] = (errorKinds[kind] ?? 0) + 1;
+          // A [busy] refusal asks to try again shortly: a client that retried at once would only measure refusals.
+          if (kind === 'busy') await sleep(BUSY_PAUSE_MS);
         }
       }
     }),

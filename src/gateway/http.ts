@@ -25,10 +25,11 @@ type Undici = typeof import('undici');
  * undici's public entry, imported on first use. It is CommonJS: Node's import() gives its named exports, while a
  * bundle gives its module.exports as the default export.
  */
-async function loadUndici(): Promise<Undici> {
-  const module = await import('undici');
-  return 'Agent' in module ? module : (module as unknown as { default: Undici }).default;
+function loadUndici(): Promise<Undici> {
+  // Kept: a dynamic import() goes through the module loader again on every call, even once the module is loaded.
+  return (undici ??= import('undici').then((module) => ('Agent' in module ? module : (module as unknown as { default: Undici }).default)));
 }
+let undici: Promise<Undici> | undefined;
 
 export function createUpstream(config: Pick<Config, 'timeoutMs' | 'proxy'>): Upstream {
   let created: Promise<Dispatcher> | undefined;

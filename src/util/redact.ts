@@ -45,11 +45,19 @@ export class Redactor {
 const REDACTED = '[redacted]';
 
 /** A secret as the view spells it, and its base64 and base64url (an upstream may echo a decoded header). */
-function needles(secret: string): string[] {
-  const base64 = Buffer.from(secret, 'utf8').toString('base64').replace(/=+$/, '');
-  const base64url = Buffer.from(secret, 'utf8').toString('base64url');
-  return [secret, base64, base64url].map(plain);
+function needles(secret: string): readonly string[] {
+  let known = needleCache.get(secret);
+  if (!known) {
+    const base64url = Buffer.from(secret, 'utf8').toString('base64url');
+    const base64 = base64url.replaceAll('-', '+').replaceAll('_', '/'); // unpadded, as base64url is
+    known = [secret, base64, base64url].map(plain);
+    if (needleCache.size >= 256) needleCache.clear(); // the process's own keys, and one signature per call
+    needleCache.set(secret, known);
+  }
+  return known;
 }
+/** Most secrets (the configured keys) come back with every call: their spellings are worked out once. */
+const needleCache = new Map<string, readonly string[]>();
 
 /** Lower case, and a space as `+` (a URL's form encoding); the view and the needles alike. */
 function plain(text: string): string {
