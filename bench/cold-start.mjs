@@ -69,7 +69,7 @@ export async function firstCall(target) {
   }
 }
 
-export async function run({ runs = 20, targets, firstCallRuns = 10 } = {}) {
+export async function run({ runs = 30, targets, firstCallRuns = 10 } = {}) {
   let builds = {};
   await ensureDistCopy();
   if (!targets) {
@@ -135,7 +135,7 @@ if (isMain(import.meta.url)) {
       return { name, what: args.join(' '), args };
     })];
   }
-  const result = await run({ runs: Number(opts.runs ?? 20), targets });
+  const result = await run({ runs: Number(opts.runs ?? 30), targets });
   if (!opts.target) await saveJson(result.name, result.json);
   console.log(result.markdown);
 }

@@ -19,7 +19,7 @@ const http = await httpAvailable();
 
 const benches = [
   ['context-cost', () => contextCost.run()],
-  ['cold-start', () => coldStart.run({ runs: quick ? 5 : 20 })],
+  ['cold-start', () => coldStart.run({ runs: quick ? 5 : 30 })],
   ['per-call', () => perCall.run({ calls: quick ? 60 : 300, warmup: quick ? 20 : 50, http })],
   ['http-load', () => httpLoad.run({ durationMs: quick ? 1000 : 3000, levels: [1, 8, 32, 128], http })],
 ];

@@ -18,41 +18,42 @@ export const WORKFLOW_TOOL_NAME = 'translate_and_summarize';
 /** Ten translation calls at most: enough for a long article, bounded for the upstream quota. */
 const MAX_WORKFLOW_TEXT = 50_000;
 
-const input = z
-  .strictObject({
-    text: z
-      .string()
-      .min(1)
-      .max(MAX_WORKFLOW_TEXT)
-      .refine((t) => t.trim() !== '', 'must not be blank')
-      .describe('Span-tagged text stays untranslated'),
-    target: z.enum(LANGUAGE_CODES).describe('Language of the translation and the summary'),
-    source: z.enum(SOURCE_CODES).default('auto').describe('Source language, or auto to detect'),
-    length: z
-      .enum(SUMMARY_LENGTHS)
-      .default('medium')
-      .describe('short 1-2 sentences, medium 3-5, long a paragraph'),
-    honorific: z.boolean().optional().describe('Polite forms (ko/ja targets)'),
-    glossaryKey: z.string().min(1).optional().describe('Glossary ID'),
-  })
-  .superRefine((args, ctx) => {
-    // The text is checked piece by piece, as each piece is translated; every other rule applies to the call.
-    const { text: _, ...request } = args;
-    for (const issue of translationIssues(request)) ctx.addIssue({ code: 'custom', path: [issue.field], message: issue.message });
-  });
+/** The schemas are built on first use, as the operations' are: start-up does not pay for them. */
+let built: { input: ReturnType<typeof inputSchema>; output: ReturnType<typeof outputSchema> } | undefined;
+const schemas = () => (built ??= { input: inputSchema(), output: outputSchema() });
 
-const output = z.object({
-  translation: z.string().describe('The whole translation, pieces joined in order'),
-  summary: z.string().describe('Summary of the translation, in the target language'),
-  chunks: z.int().describe('Number of translation calls'),
-  sourceLanguage: z.string().describe('Detected (srcLangType) or given source language'),
-  targetLanguage: z.string(),
-  tokens: z
-    .object({ input: z.int().optional(), output: z.int().optional() })
-    .describe('Tokens of the summary completion'),
-  stopReason: z.string().optional().describe('Why the summary ended: length, end_token or stop_before'),
-});
-type WorkflowOutput = z.infer<typeof output>;
+const inputSchema = () =>
+  z
+    .strictObject({
+      text: z
+        .string()
+        .min(1)
+        .max(MAX_WORKFLOW_TEXT)
+        .refine((t) => t.trim() !== '', 'must not be blank')
+        .describe('Span-tagged text stays untranslated'),
+      target: z.enum(LANGUAGE_CODES).describe('Language of the translation and the summary'),
+      source: z.enum(SOURCE_CODES).default('auto').describe('Source language, or auto to detect'),
+      length: z.enum(SUMMARY_LENGTHS).default('medium').describe('short 1-2 sentences, medium 3-5, long a paragraph'),
+      honorific: z.boolean().optional().describe('Polite forms (ko/ja targets)'),
+      glossaryKey: z.string().min(1).optional().describe('Glossary ID'),
+    })
+    .superRefine((args, ctx) => {
+      // The text is checked piece by piece, as each piece is translated; every other rule applies to the call.
+      const { text: _, ...request } = args;
+      for (const issue of translationIssues(request)) ctx.addIssue({ code: 'custom', path: [issue.field], message: issue.message });
+    });
+
+const outputSchema = () =>
+  z.object({
+    translation: z.string().describe('The whole translation, pieces joined in order'),
+    summary: z.string().describe('Summary of the translation, in the target language'),
+    chunks: z.int().describe('Number of translation calls'),
+    sourceLanguage: z.string().describe('Detected (srcLangType) or given source language'),
+    targetLanguage: z.string(),
+    tokens: z.object({ input: z.int().optional(), output: z.int().optional() }).describe('Tokens of the summary completion'),
+    stopReason: z.string().optional().describe('Why the summary ended: length, end_token or stop_before'),
+  });
+type WorkflowOutput = z.infer<ReturnType<typeof outputSchema>>;
 
 /** The tool's MCP definition. Pure. */
 export const workflowDefinition = (): Tool => ({
@@ -61,8 +62,8 @@ export const workflowDefinition = (): Tool => ({
   description:
     'Translates text of any length (calls of at most 5000 chars, split at sentence boundaries), then summarizes ' +
     'it in the target language. One deadline for all calls; reports progress; cancellable.',
-  inputSchema: toJsonSchema(input, 'input') as Tool['inputSchema'],
-  outputSchema: toJsonSchema(output, 'output') as Tool['outputSchema'],
+  inputSchema: toJsonSchema(schemas().input, 'input') as Tool['inputSchema'],
+  outputSchema: toJsonSchema(schemas().output, 'output') as Tool['outputSchema'],
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: false, openWorldHint: true },
   icons: serviceIcons('translation'),
 });
@@ -109,7 +110,7 @@ export function translateAndSummarizeTool(
         WORKFLOW_TOOL_NAME,
         extra.signal,
         async (signal) => {
-          const parsed = input.safeParse(rawArgs ?? {});
+          const parsed = schemas().input.safeParse(rawArgs ?? {});
           if (!parsed.success) throw new ToolFailure('invalid_input', formatIssues(parsed.error.issues));
           const args = parsed.data;
           const source = args.text.trim();
