@@ -30,13 +30,12 @@ import { WORKFLOW_TOOL_NAME } from './workflow-tool.js';
 /**
  * Prompts: ready-made flows that drive the tools through the client's model. Prompt arguments are strings; the
  * language arguments offer completion limited to valid codes, and a target's completion follows the chosen source.
- * Served on the SDK's low-level Server (prompts/list with icons, prompts/get), so that no prompt costs anything
- * before a client asks for one.
+ * Served on the SDK's low-level Server, as the tools are: the list carries icons, and McpServer (with its zod
+ * argument schemas) is not loaded at all.
  */
 
 /** Completion over a fixed list of values, by case-insensitive prefix. */
-const oneOf = (values: readonly string[]) => (typed: string | undefined) =>
-  values.filter((v) => v.toLowerCase().startsWith((typed ?? '').trim().toLowerCase()));
+const oneOf = (values: readonly string[]) => (typed: string) => values.filter((v) => v.toLowerCase().startsWith(typed.trim().toLowerCase()));
 
 /** One argument of a prompt: prompt arguments are strings, given or not. */
 interface PromptArgument<Required extends boolean = boolean> {
@@ -62,7 +61,7 @@ type Values<Args extends Record<string, PromptArgument>> = {
 
 const textArg = (what: string) => required(what, undefined, true);
 const targetArg = () => required('Target language code, e.g. en, ko, ja, zh-CN (completion follows the source)', completeTarget);
-const sourceArg = () => optional('Source language code, or auto to detect (default auto)', (typed) => completeSource(typed ?? ''));
+const sourceArg = () => optional('Source language code, or auto to detect (default auto)', completeSource);
 const lengthArg = () =>
   optional('Summary length: short (1-2 sentences), medium (3-5, default) or long (a paragraph)', oneOf(SUMMARY_LENGTHS));
 
