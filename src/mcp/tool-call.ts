@@ -97,7 +97,8 @@ function render(reply: Reply, frame: CallFrame): CallToolResult {
   const clean = redactor.redact(raw);
   const structured = (clean === raw ? reply.json : JSON.parse(clean)) as Record<string, unknown>;
   const words = reply.text === undefined ? undefined : redactor.redact(reply.text);
-  if (bytes(clean) + bytes(words ?? clean) <= max) {
+  const size = bytes(clean);
+  if (size + (words === undefined ? size : bytes(words)) <= max) {
     return { content: [{ type: 'text', text: words ?? clean }], structuredContent: structured };
   }
   // Room for the structured content: all of it beside a text of words, half of it when the text repeats the JSON.
@@ -106,7 +107,7 @@ function render(reply: Reply, frame: CallFrame): CallToolResult {
   if (!fitted) {
     throw new ToolFailure(
       'result_too_large',
-      `the answer (${bytes(clean)} bytes) is larger than a result may be (SVC_MAX_RESULT_BYTES=${max}) and has no list to shorten`,
+      `the answer (${size} bytes) is larger than a result may be (SVC_MAX_RESULT_BYTES=${max}) and has no list to shorten`,
     );
   }
   const left = fitted.shortened.map((s) => `${s.path} shows ${s.shown} of ${s.total} items`).join('; ');
