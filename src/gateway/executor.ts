@@ -5,13 +5,13 @@ import { CREDENTIAL_HEADERS, authHeaders, secretsOf, type Credential } from './a
 import { Redactor } from '../util/redact.js';
 import { resolveTarget } from './credentials.js';
 import { ToolFailure, abortedFailure, type CallMeta, type Delivery } from './errors.js';
-
-export type { CallMeta } from './errors.js';
 import { send, type OutgoingRequest, type Upstream } from './http.js';
 import { normaliseArguments } from './arguments.js';
 import { buildRequest, type BuiltRequest } from './request.js';
 import { interpretResponse } from './response.js';
 import { formatIssues } from './validation.js';
+
+export type { CallMeta } from './errors.js';
 
 export interface ExecutorDeps {
   config: Pick<Config, 'serviceUrls' | 'credentials' | 'streamingRegion' | 'timeoutMs' | 'limits'>;
