@@ -43,6 +43,8 @@ export function takeSafetyArgs(
       delete rest[name];
     }
   }
+  // Most calls carry neither (every read-only tool): nothing to check.
+  if (Object.keys(taken).length === 0) return { safety: { dryRun: false }, rest };
   const parsed = SAFETY.safeParse(taken);
   if (!parsed.success) throw new ToolFailure('invalid_input', formatIssues(parsed.error.issues));
   return { safety: { dryRun: parsed.data.dryRun === true, confirm: parsed.data.confirm ?? undefined }, rest };
