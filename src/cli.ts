@@ -58,7 +58,7 @@ async function main(): Promise<void> {
   } else if (!shutdown.signal.aborted) {
     // Ends on stdin EOF, a signal or a closed stdout, after the calls in flight are answered (within the grace
     // period); then the sandbox and the connection pool are closed and the exit is clean.
-    await serveStdio(createServer(), process.stdin, process.stdout, {
+    await serveStdio(createServer, process.stdin, process.stdout, {
       log,
       onSignal,
       graceMs: config.shutdownGraceMs,

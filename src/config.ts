@@ -47,6 +47,8 @@ export interface SafetyOptions {
   /** Only the tools of these services, when set. */
   services?: ServiceId[];
   confirmDestructive: boolean;
+  /** Seals the state of a confirmation awaiting its form (2026-07-28); random per process when unset. */
+  stateKey?: string;
 }
 
 /** What one process may hold and spend at once. */
@@ -283,7 +285,18 @@ function safetyOptions(flags: Flags, value: (name: EnvName) => string | undefine
     tools: names(flags.tools, 'SVC_TOOLS', 'tool', TOOL_NAMES),
     services: names(flags.services, 'SVC_SERVICES', 'service', SERVICES),
     confirmDestructive: flag('SVC_CONFIRM_DESTRUCTIVE', flags['no-confirm'], false),
+    stateKey: stateKey(value('SVC_MCP_STATE_KEY')),
   };
+}
+
+/** The HMAC key must be as strong as a token: the SDK's codec needs 32 bytes. */
+function stateKey(text: string | undefined): string | undefined {
+  if (text !== undefined && Buffer.byteLength(text, 'utf8') < MIN_TOKEN_LENGTH) {
+    throw new ConfigError(
+      `SVC_MCP_STATE_KEY must be at least ${MIN_TOKEN_LENGTH} bytes (it has ${Buffer.byteLength(text, 'utf8')}): generate one with \`openssl rand -hex 32\``,
+    );
+  }
+  return text;
 }
 
 function boolean(text: string, name: string): boolean {

@@ -196,6 +196,18 @@ export const ENV_VARIABLES = [
     default: 'true',
   },
   {
+    name: 'SVC_MCP_STATE_KEY',
+    group: 'safety',
+    meaning: 'key (32+ characters) sealing the pending confirmation of a destructive call (2026-07-28)',
+    details:
+      'A 2026-07-28 client confirms a destructive call by retrying it with the form\'s answer and a `requestState` ' +
+      'this server sealed (HMAC-SHA256 over the tool, its arguments and an expiry of five minutes). Replicas behind ' +
+      'one proxy must share this key, so that the retry may reach any of them. Unset: a random key per process ' +
+      '(the retry must reach the same process; a restart voids open forms). A shorter one stops the start (exit ' +
+      'code 2): `openssl rand -hex 32`. Never logged.',
+    secret: true,
+  },
+  {
     name: 'SVC_MCP_AUTH_TOKEN',
     group: 'http',
     meaning: 'bearer token, at least 32 characters; required to bind beyond loopback',

@@ -1,17 +1,18 @@
-import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { Server } from '@modelcontextprotocol/server';
 import { CATALOGUE } from './catalogue/catalogue.js';
 import { ConfigError, type Config } from './config.js';
 import { CREDENTIAL_HEADERS, secretsOf } from './gateway/auth.js';
 import { Redactor } from './util/redact.js';
-import { Calls } from './mcp/calls.js';
+import { Calls } from './gateway/calls.js';
 import type { ExecutorDeps } from './gateway/executor.js';
 import type { Upstream } from './gateway/http.js';
+import type { CallFrame } from './gateway/pipeline.js';
 import { catalogueTool } from './mcp/catalogue-tools.js';
+import { confirmationCodec } from './mcp/confirmation.js';
 import { registerCompletion } from './mcp/completion.js';
 import { registerPrompts } from './mcp/prompts.js';
 import { registerResources } from './mcp/resources.js';
 import { sharedLazyValidator } from './mcp/schema-validator.js';
-import type { CallFrame } from './mcp/tool-call.js';
 import { TOOL_DEFINITIONS } from './mcp/tool-definitions.js';
 import { serverInstructions } from './mcp/instructions.js';
 import { isEnabled, narrow, type Narrowing, type ToolPolicy } from './mcp/tool-policy.js';
@@ -34,9 +35,12 @@ export interface ServerDeps {
 /** How one server differs from the process's defaults: an HTTP client's narrowing, and whether it may ask for forms. */
 export interface ServerOptions {
   narrowing?: Narrowing;
-  /** Stateless HTTP: a request to the client could never be answered, so no forms are asked for. */
+  /** Stateless 2025 HTTP: a request to the client could never be answered, so no forms are asked for. */
   stateless?: boolean;
 }
+
+/** Lists and reference data do not change while the process runs; a client may keep them a few minutes. */
+const CACHE_HINT = { ttlMs: 5 * 60_000, cacheScope: 'private' } as const;
 
 /**
  * Makes a server per session (or per stateless request); `calls` are the tool calls of all of them, which a
@@ -62,15 +66,18 @@ export function createServerFactory(config: Config, deps: ServerDeps): ServerFac
     random: deps.random,
   };
   const frame: CallFrame = {
+    deps: executorDeps,
     now: deps.now,
     calls: new Calls({ maxConcurrent: config.limits.maxConcurrentCalls, maxQueued: 4 * config.limits.maxConcurrentCalls }),
     redactor: new Redactor(collectSecrets(config), CREDENTIAL_HEADERS),
     maxResultBytes: config.limits.maxResultBytes,
     log: (entry) => deps.log(JSON.stringify({ event: 'tool_call', ...entry })),
+    confirmDestructive: config.safety.confirmDestructive,
   };
+  const codec = confirmationCodec(config.safety.stateKey);
   const handlers: ToolHandler[] = [
-    ...CATALOGUE.map((op) => catalogueTool(op, definition(op.name), executorDeps, frame)),
-    translateAndSummarizeTool(definition(WORKFLOW_TOOL_NAME), executorDeps, frame),
+    ...CATALOGUE.map((op) => catalogueTool(op, definition(op.name), frame)),
+    translateAndSummarizeTool(definition(WORKFLOW_TOOL_NAME), frame),
   ];
   const { readOnly, tools, services, confirmDestructive } = config.safety;
   const processPolicy: ToolPolicy = {
@@ -96,11 +103,23 @@ export function createServerFactory(config: Config, deps: ServerDeps): ServerFac
     const server = new Server(
       { name: SERVER_NAME, title: 'Platform services', version: SERVER_VERSION, description: SERVER_DESCRIPTION, icons: serverIcons() },
       {
+        capabilities: { tools: { listChanged: false }, logging: {} },
         instructions: narrowing ? instructionsFor(policy) : processInstructions,
         jsonSchemaValidator,
+        // Tampered or expired confirmation state is refused (-32602) before any handler runs.
+        requestState: { verify: codec.verify },
+        // Input requests go to 2026-07-28 clients only; a 2025 session gets its form by elicitation/create (mcp/confirmation.ts).
+        inputRequired: { legacyShim: false },
+        cacheHints: {
+          'tools/list': CACHE_HINT,
+          'prompts/list': CACHE_HINT,
+          'resources/list': CACHE_HINT,
+          'resources/templates/list': CACHE_HINT,
+          'resources/read': CACHE_HINT,
+        },
       },
     );
-    registerTools(server, handlers, { policy, confirmDestructive, elicitation: !stateless });
+    registerTools(server, handlers, { policy, confirmDestructive, elicitation: !stateless, codec });
     const resources = registerResources(server);
     const prompts = registerPrompts(server, (tool) => handlers.some((h) => h.facts.name === tool && isEnabled(policy, h.facts)));
     registerCompletion(server, { ...resources, prompts });
@@ -116,5 +135,6 @@ function collectSecrets(config: Config): string[] {
   for (const keys of Object.values(appKeys)) if (keys) secrets.push(...secretsOf({ scheme: 'app-key-upper', keys }));
   if (studio) secrets.push(...secretsOf({ scheme: 'studio', keys: studio }));
   if (config.http.authToken) secrets.push(config.http.authToken);
+  if (config.safety.stateKey) secrets.push(config.safety.stateKey);
   return secrets;
 }

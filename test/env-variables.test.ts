@@ -20,6 +20,7 @@ describe('the table', () => {
       'SVC_CLIENT_SECRET',
       'SVC_MAPS_CLIENT_SECRET',
       'SVC_MCP_AUTH_TOKEN',
+      'SVC_MCP_STATE_KEY',
       'SVC_SECRET_KEY',
       'SVC_STUDIO_API_KEY',
       'SVC_STUDIO_GATEWAY_KEY',

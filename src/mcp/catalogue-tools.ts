@@ -1,12 +1,10 @@
-import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { Tool } from '@modelcontextprotocol/server';
 import type { AnyOperation } from '../catalogue/types.js';
-import { executePrepared, prepare, signRequest, type ExecutorDeps } from '../gateway/executor.js';
-import { confirmDestructiveCall } from './confirmation.js';
-import { dryRunOutput, dryRunReply } from './dry-run.js';
+import { dryRunOutput } from '../gateway/dry-run.js';
+import { callOperation, type CallFrame } from '../gateway/pipeline.js';
+import { acceptsDryRun, safetyProperties } from '../gateway/safety-args.js';
 import { serviceIcons } from './icons.js';
 import { toJsonSchema } from './json-schema.js';
-import { acceptsDryRun, safetyProperties, takeSafetyArgs } from './safety-args.js';
-import { runToolCall, type CallFrame } from './tool-call.js';
 import type { ToolHandler } from './tool-registry.js';
 
 /**
@@ -38,22 +36,11 @@ function outputSchema(op: AnyOperation): Tool['outputSchema'] {
   return output as Tool['outputSchema'];
 }
 
-/**
- * Catalogue entry -> tool handler: every operation runs through the one executor. A dry run stops after signing;
- * a destructive call waits for the user's confirmation; nothing is sent before either.
- */
-export function catalogueTool(op: AnyOperation, definition: Tool, deps: ExecutorDeps, frame: CallFrame): ToolHandler {
+/** Catalogue entry -> tool handler: every operation runs through the one pipeline. */
+export function catalogueTool(op: AnyOperation, definition: Tool, frame: CallFrame): ToolHandler {
   return {
     definition,
     facts: { name: op.name, readOnly: op.annotations.readOnlyHint, services: [op.service] },
-    call: (args, extra, session) =>
-      runToolCall(frame, op.name, extra.signal, async (signal) => {
-        const { safety, rest } = takeSafetyArgs(op, args);
-        const call = prepare(op, rest, deps);
-        if (safety.dryRun) return { reply: dryRunReply(signRequest(call, deps)) };
-        if (session.confirmDestructive) await confirmDestructiveCall(op, call.args, safety.confirm, session.channel);
-        const { answer, meta } = await executePrepared(call, deps, { signal, note: session.note });
-        return { reply: answer.kind === 'text' ? { text: answer.value } : { json: answer.value, paging: op.paging }, meta };
-      }),
+    call: (args, hooks) => callOperation(op, args, frame, hooks),
   };
 }

@@ -1,5 +1,5 @@
-import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { CompleteRequestSchema, ErrorCode, McpError, type CompleteResult } from '@modelcontextprotocol/sdk/types.js';
+import { ProtocolError, ProtocolErrorCode } from "@modelcontextprotocol/server";
+import type { Server, CompleteResult } from "@modelcontextprotocol/server";
 
 /** The values a partly typed argument can take; `context.arguments` holds the arguments already chosen. */
 export type Completer = (typed: string, context?: { arguments?: Record<string, string> }) => string[];
@@ -22,16 +22,16 @@ const MAX_VALUES = 100;
 /** completion/complete for the prompts' arguments and the resource templates' variables. */
 export function registerCompletion(server: Server, sources: CompletionSources): void {
   server.registerCapabilities({ completions: {} });
-  server.setRequestHandler(CompleteRequestSchema, (request): CompleteResult => {
+  server.setRequestHandler('completion/complete', (request): CompleteResult => {
     const { ref, argument, context } = request.params;
     let completers: Completers | undefined;
     if (ref.type === 'ref/prompt') {
       completers = sources.prompts.get(ref.name);
-      if (!completers) throw new McpError(ErrorCode.InvalidParams, `Prompt ${ref.name} not found`);
+      if (!completers) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Prompt ${ref.name} not found`);
     } else {
       completers = sources.templates.get(ref.uri);
       if (!completers && !sources.resources.has(ref.uri)) {
-        throw new McpError(ErrorCode.InvalidParams, `Resource template ${ref.uri} not found`);
+        throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Resource template ${ref.uri} not found`);
       }
     }
     const complete = completers && Object.hasOwn(completers, argument.name) ? completers[argument.name] : undefined;

@@ -1,29 +1,16 @@
-import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { LoggingLevelSchema, SetLevelRequestSchema, type LoggingLevel } from '@modelcontextprotocol/sdk/types.js';
-import type { ToolExtra } from './tool-registry.js';
+import type { ServerContext } from '@modelcontextprotocol/server';
+import type { Note } from '../gateway/pipeline.js';
 
-/** What a call tells the client while it runs (a retry and its wait, an upstream deprecation): MCP log messages. */
-export type Note = (level: LoggingLevel, message: string) => void;
-
-const SEVERITY = new Map(LoggingLevelSchema.options.map((level, i) => [level, i]));
 const LOGGER = 'svc-platform-mcp';
 
 /**
- * MCP logging for one server: declares the capability, honours `logging/setLevel`, and sends each message on the
- * stream of the request it belongs to (over HTTP, the call's own stream). Before any setLevel, everything is sent.
+ * What a call tells the client while it runs (a retry and its wait, an upstream deprecation), as MCP log messages on
+ * the stream of the request they belong to. The SDK applies the level: a 2025 session's `logging/setLevel` (all
+ * levels before any), a 2026-07-28 request's own log level (none when the request sets no level).
  */
-export function registerLogging(server: Server): (extra: ToolExtra) => Note {
-  let minimum: LoggingLevel | undefined;
-  server.registerCapabilities({ logging: {} });
-  server.setRequestHandler(SetLevelRequestSchema, (request) => {
-    minimum = request.params.level;
-    return {};
-  });
-  return (extra) => (level, message) => {
-    if (minimum !== undefined && SEVERITY.get(level)! < SEVERITY.get(minimum)!) return;
-    extra
-      .sendNotification({ method: 'notifications/message', params: { level, logger: LOGGER, data: message } })
-      // A lost log message must not fail the call.
-      .catch(() => {});
+export function noteFor(ctx: ServerContext): Note {
+  return (level, message) => {
+    // A lost log message must not fail the call.
+    ctx.mcpReq.log(level, message, LOGGER).catch(() => {});
   };
 }

@@ -1,13 +1,5 @@
-import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import {
-  ErrorCode,
-  GetPromptRequestSchema,
-  ListPromptsRequestSchema,
-  McpError,
-  type GetPromptResult,
-  type Icon,
-  type Prompt,
-} from '@modelcontextprotocol/sdk/types.js';
+import { ProtocolError, ProtocolErrorCode } from "@modelcontextprotocol/server";
+import type { Server, GetPromptResult, Icon, Prompt } from "@modelcontextprotocol/server";
 import {
   LANGUAGE_CODES,
   LANGUAGE_NAMES,
@@ -154,11 +146,11 @@ export function registerPrompts(server: Server, enabled: (tool: string) => boole
   }
   server.registerCapabilities({ prompts: { listChanged: false } });
   const listing = { prompts: [...prompts.values()].map((p) => p.listed) };
-  server.setRequestHandler(ListPromptsRequestSchema, () => listing);
-  server.setRequestHandler(GetPromptRequestSchema, (request) => {
+  server.setRequestHandler('prompts/list', () => listing);
+  server.setRequestHandler('prompts/get', (request) => {
     const { name, arguments: given = {} } = request.params;
     const prompt = prompts.get(name);
-    if (!prompt) throw new McpError(ErrorCode.InvalidParams, `Prompt ${name} not found`);
+    if (!prompt) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Prompt ${name} not found`);
     return prompt.render(argumentValues(name, prompt.args, given));
   });
   return completers;
@@ -177,7 +169,7 @@ function argumentValues(prompt: string, args: Record<string, PromptArgument>, gi
 }
 
 function invalid(text: string): never {
-  throw new McpError(ErrorCode.InvalidParams, text);
+  throw new ProtocolError(ProtocolErrorCode.InvalidParams, text);
 }
 
 function languages(rawSource: string | undefined, rawTarget: string): { source: SourceCode; target: LanguageCode } {

@@ -1,13 +1,5 @@
-import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import {
-  ListResourceTemplatesRequestSchema,
-  ListResourcesRequestSchema,
-  McpError,
-  ReadResourceRequestSchema,
-  type ReadResourceResult,
-  type Resource,
-  type ResourceTemplate,
-} from '@modelcontextprotocol/sdk/types.js';
+import { ProtocolError } from "@modelcontextprotocol/server";
+import type { Server, ReadResourceResult, Resource, ResourceTemplateType } from "@modelcontextprotocol/server";
 import { LANGUAGE_CODES } from '../catalogue/index.js';
 import type { ServiceId } from '../catalogue/types.js';
 import type { CompletionSources } from './completion.js';
@@ -105,12 +97,12 @@ export function registerResources(server: Server): Pick<CompletionSources, 'temp
   const byUri = new Map(STATIC_RESOURCES.map((r) => [r.uri, r]));
   // The list never changes while the server runs.
   server.registerCapabilities({ resources: { listChanged: false } });
-  server.setRequestHandler(ListResourcesRequestSchema, () => ({
+  server.setRequestHandler('resources/list', () => ({
     resources: STATIC_RESOURCES.map(
       (r): Resource => ({ uri: r.uri, name: r.name, title: r.title, description: r.description, mimeType: JSON_TYPE, icons: serviceIcons(r.service) }),
     ),
   }));
-  server.setRequestHandler(ListResourceTemplatesRequestSchema, () => ({
+  server.setRequestHandler('resources/templates/list', () => ({
     resourceTemplates: [
       {
         name: 'language-pairs-by-source',
@@ -121,19 +113,19 @@ export function registerResources(server: Server): Pick<CompletionSources, 'temp
           'support per direction. source is a language code, e.g. ko, en, ja, zh-CN.',
         mimeType: JSON_TYPE,
         icons: serviceIcons('translation'),
-      } satisfies ResourceTemplate,
+      } satisfies ResourceTemplateType,
     ],
   }));
-  server.setRequestHandler(ReadResourceRequestSchema, (request) => {
+  server.setRequestHandler('resources/read', (request) => {
     const uri = request.params.uri;
     const fixed = byUri.get(uri);
     if (fixed) return json(uri, fixed.doc());
     const rest = uri.startsWith(PAIRS_PREFIX) ? uri.slice(PAIRS_PREFIX.length) : '';
-    if (rest === '' || rest.includes('/')) throw new McpError(RESOURCE_NOT_FOUND, `Resource ${uri} not found`, { uri });
+    if (rest === '' || rest.includes('/')) throw new ProtocolError(RESOURCE_NOT_FOUND, `Resource ${uri} not found`, { uri });
     const source = decoded(rest);
     const doc = targetsDoc(source);
     if (!doc) {
-      throw new McpError(
+      throw new ProtocolError(
         RESOURCE_NOT_FOUND,
         `Unknown source language "${source}" in ${uri}: use one of ${LANGUAGE_CODES.join(', ')} ` +
           '(auto is not a language; with auto any of them can be a target).',

@@ -1,49 +1,43 @@
-import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
 import {
-  CallToolRequestSchema,
-  ErrorCode,
-  ListToolsRequestSchema,
+  CLIENT_CAPABILITIES_META_KEY,
+  ProtocolError,
+  ProtocolErrorCode,
   type CallToolResult,
-  type ServerNotification,
-  type ServerRequest,
+  type ClientCapabilities,
+  type InputRequiredResult,
+  type RequestStateCodec,
+  type Server,
+  type ServerContext,
   type Tool,
-} from '@modelcontextprotocol/sdk/types.js';
-import type { ConfirmationChannel } from './confirmation.js';
-import { registerLogging, type Note } from './logging.js';
+} from '@modelcontextprotocol/server';
+import { errorResult, type CallHooks, type ToolOutcome, type ToolResult } from '../gateway/pipeline.js';
+import { confirmHook, showsForms, type ConfirmationState } from './confirmation.js';
+import { noteFor } from './logging.js';
 import { whyDisabled, type ToolFacts, type ToolPolicy } from './tool-policy.js';
 
-export type ToolExtra = RequestHandlerExtra<ServerRequest, ServerNotification>;
-
-/** What a call needs to know of the server and client it runs for. */
-export interface CallSession {
-  /** Destructive calls need the user's confirmation (off with --no-confirm). */
-  confirmDestructive: boolean;
-  channel: ConfirmationChannel;
-  /** Tells the client what happens while the call runs (MCP log messages). */
-  note: Note;
+/** What a tool adds to the pipeline's hooks: progress, for the tools that report it. */
+export interface ToolHooks extends CallHooks {
+  progress(progress: number, total: number, message: string): Promise<void>;
 }
 
 export interface ToolHandler {
   definition: Tool;
   facts: ToolFacts;
-  call(args: Record<string, unknown> | undefined, extra: ToolExtra, session: CallSession): Promise<CallToolResult>;
+  call(args: Record<string, unknown> | undefined, hooks: ToolHooks): Promise<ToolOutcome>;
 }
 
 export interface RegistryOptions {
   policy: ToolPolicy;
   confirmDestructive: boolean;
-  /** Whether this server may ask the client for forms (never over stateless HTTP: the answer could not come back). */
+  /** Whether this server may ask the client for forms (never over stateless 2025 HTTP: the answer could not come back). */
   elicitation: boolean;
+  codec: RequestStateCodec<ConfirmationState>;
 }
 
-/** A user typing an id into a form can take a while; a form left open longer ends the call. */
-const CONFIRMATION_TIMEOUT_MS = 5 * 60_000;
-
 /**
- * tools/list and tools/call on the SDK's Server. We validate arguments ourselves (the executor names the field and
- * the rule, and refuses before anything is sent), so the definitions are plain JSON Schema. Only the tools the
- * policy enables are listed; calling another is a tool error, and nothing is sent.
+ * tools/list and tools/call. Kept on the low-level Server: the tool set is computed per client (its narrowing), our
+ * validation names the field and the rule and refuses before anything is sent, and the definitions are plain JSON
+ * Schema computed once. Only the tools the policy enables are listed; calling another is a tool error.
  */
 export function registerTools(server: Server, handlers: readonly ToolHandler[], options: RegistryOptions): void {
   const byName = new Map(handlers.map((h) => [h.definition.name, h]));
@@ -52,26 +46,44 @@ export function registerTools(server: Server, handlers: readonly ToolHandler[], 
       .filter((h) => whyDisabled(options.policy, h.facts) === undefined)
       .map((h) => (options.confirmDestructive ? h.definition : withoutConfirm(h.definition))),
   };
-  server.registerCapabilities({ tools: { listChanged: false } });
-  const noteFor = registerLogging(server);
-  server.setRequestHandler(ListToolsRequestSchema, () => listing);
-  server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
+  server.setRequestHandler('tools/list', () => listing);
+  server.setRequestHandler('tools/call', async (request, ctx): Promise<CallToolResult | InputRequiredResult> => {
     const name = request.params.name;
     const handler = byName.get(name);
-    // A protocol error (-32602), as the MCP specification asks for an unknown tool. Thrown as a plain error with a
-    // code: McpError would put "MCP error -32602:" into the message, and the client adds it once more.
-    if (!handler) throw Object.assign(new Error(`Unknown tool: ${name}`), { code: ErrorCode.InvalidParams });
+    // A protocol error, as the MCP specification asks for an unknown tool.
+    if (!handler) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown tool: ${name}`);
     const disabled = whyDisabled(options.policy, handler.facts);
-    if (disabled) return errorResult(`${name} failed [not_enabled]: ${name} is not enabled on this server: ${disabled}. Nothing was sent.`);
-    const canElicit = options.elicitation && server.getClientCapabilities()?.elicitation?.form !== undefined;
-    const channel: ConfirmationChannel = canElicit
-      ? {
-          elicit: (params) =>
-            server.elicitInput(params, { relatedRequestId: extra.requestId, signal: extra.signal, timeout: CONFIRMATION_TIMEOUT_MS }),
-        }
-      : {};
-    return handler.call(request.params.arguments, extra, { confirmDestructive: options.confirmDestructive, channel, note: noteFor(extra) });
+    if (disabled) return asResult(errorResult(`${name} failed [not_enabled]: ${name} is not enabled on this server: ${disabled}. Nothing was sent.`));
+    const modern = ctx.mcpReq.envelope !== undefined;
+    const forms = options.elicitation && showsForms(modern ? clientCapabilities(ctx) : server.getClientCapabilities());
+    const outcome = await handler.call(request.params.arguments, {
+      signal: ctx.mcpReq.signal,
+      note: noteFor(ctx),
+      confirm: confirmHook(ctx, options.codec, !forms ? 'none' : modern ? 'input-request' : 'elicitation'),
+      progress: progressFor(ctx),
+    });
+    // An input request is returned as it is: the SDK sends it (2026-07-28) or asks by elicitation (2025).
+    return outcome.kind === 'input' ? (outcome.pending as InputRequiredResult) : asResult(outcome.result);
   });
+}
+
+/** A 2026-07-28 request carries the client's capabilities itself (a 2025 client declared them at initialize). */
+function clientCapabilities(ctx: ServerContext): ClientCapabilities | undefined {
+  const envelope = ctx.mcpReq.envelope as Record<string, unknown> | undefined;
+  return envelope?.[CLIENT_CAPABILITIES_META_KEY] as ClientCapabilities | undefined;
+}
+
+/** notifications/progress for the request, only when it asked for them (a progressToken in _meta). */
+function progressFor(ctx: ServerContext): ToolHooks['progress'] {
+  const progressToken = ctx.mcpReq._meta?.progressToken;
+  return async (progress, total, message) => {
+    if (progressToken === undefined) return;
+    try {
+      await ctx.mcpReq.notify({ method: 'notifications/progress', params: { progressToken, progress, total, message } });
+    } catch {
+      // A lost progress notification must not fail the call.
+    }
+  };
 }
 
 /** With confirmation turned off (--no-confirm), `confirm` means nothing and is not listed. */
@@ -82,6 +94,5 @@ function withoutConfirm(tool: Tool): Tool {
   return { ...tool, inputSchema: { ...tool.inputSchema, properties: rest } };
 }
 
-export function errorResult(text: string): CallToolResult {
-  return { content: [{ type: 'text', text }], isError: true };
-}
+/** The pipeline's result is an MCP tool result (text content, structured content): the same shape, typed by the SDK. */
+const asResult = (result: ToolResult): CallToolResult => result as CallToolResult;

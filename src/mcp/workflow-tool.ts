@@ -1,17 +1,17 @@
-import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { Tool } from '@modelcontextprotocol/server';
 import * as z from 'zod';
 import { LANGUAGE_CODES, LANGUAGE_NAMES, SOURCE_CODES, translationIssues } from '../catalogue/translation-rules.js';
 import { createCompletion } from '../catalogue/textgen.js';
 import { translateText } from '../catalogue/translation.js';
 import { ToolFailure, abortedFailure, type CallMeta } from '../gateway/errors.js';
-import { execute, type ExecutorDeps } from '../gateway/executor.js';
+import { execute } from '../gateway/executor.js';
+import { runCall, type CallFrame, type Reply } from '../gateway/pipeline.js';
 import { formatIssues } from '../gateway/validation.js';
 import { chunkText } from './chunking.js';
 import { serviceIcons } from './icons.js';
 import { toJsonSchema } from './json-schema.js';
 import { SUMMARY_LENGTHS, generatedPart, summaryCue, summaryParameters, summaryPrompt } from './summary-prompt.js';
-import { runToolCall, type CallFrame, type Reply } from './tool-call.js';
-import type { ToolExtra, ToolHandler } from './tool-registry.js';
+import type { ToolHandler } from './tool-registry.js';
 
 export const WORKFLOW_TOOL_NAME = 'translate_and_summarize';
 
@@ -72,15 +72,12 @@ export const workflowDefinition = (): Tool => ({
  * The translate-and-summarize flow as one tool call, for pipelines without an orchestrating model. Every step
  * goes through the one executor (validation, auth, retries, timeouts), with the client's cancellation signal.
  */
-export function translateAndSummarizeTool(
-  definition: Tool,
-  deps: ExecutorDeps,
-  frame: CallFrame,
-): ToolHandler {
+export function translateAndSummarizeTool(definition: Tool, frame: CallFrame): ToolHandler {
+  const { deps } = frame;
   return {
     definition,
     facts: { name: WORKFLOW_TOOL_NAME, readOnly: true, services: [translateText.service, createCompletion.service] },
-    async call(rawArgs, extra, session) {
+    async call(rawArgs, hooks) {
       let step = 'check arguments';
       const failedAt = (f: ToolFailure) => `${WORKFLOW_TOOL_NAME} failed at step "${step}" [${f.code}]: ${f.message}`;
       const meta: CallMeta = { attempts: 0, delivery: 'no', durationMs: 0 };
@@ -105,17 +102,19 @@ export function translateAndSummarizeTool(
         if (step.status !== undefined) meta.status = step.status;
       };
 
-      return runToolCall(
+      return runCall(
         frame,
         WORKFLOW_TOOL_NAME,
-        extra.signal,
-        async (signal) => {
+        hooks.signal,
+        async (signal, admit) => {
           const parsed = schemas().input.safeParse(rawArgs ?? {});
           if (!parsed.success) throw new ToolFailure('invalid_input', formatIssues(parsed.error.issues));
           const args = parsed.data;
           const source = args.text.trim();
           const chunks = chunkText(source, { source: args.source, target: args.target });
-          const progress = progressReporter(extra, chunks.length + 1);
+          const total = chunks.length + 1;
+          const progress = (done: number, message: string) => hooks.progress(done, total, message);
+          await admit(signal);
 
           const pieces: string[] = [];
           let detected: string | undefined;
@@ -130,7 +129,7 @@ export function translateAndSummarizeTool(
                 translateText,
                 { source: args.source, target: args.target, text, honorific: args.honorific, glossaryKey: args.glossaryKey },
                 deps,
-                { signal, deadline, note: session.note },
+                { signal, deadline, note: hooks.note },
               ),
             );
             const { translatedText, srcLangType } = answer.value.message.result;
@@ -151,7 +150,7 @@ export function translateAndSummarizeTool(
             execute(createCompletion, { ...summaryParameters(args.length), text: prompt, includeAiFilters: false }, deps, {
               signal,
               deadline,
-              note: session.note,
+              note: hooks.note,
             }),
           );
           const completion = answer.value.result;
@@ -203,19 +202,6 @@ function fitTranslation(output: WorkflowOutput, pieces: readonly string[], chunk
   };
   while (kept > 0 && size(partial(), omitted()) > maxBytes) kept -= 1;
   return { json: partial(), text: words(omitted()) };
-}
-
-/** notifications/progress after each step, only when the request asked for them (a progressToken in _meta). */
-function progressReporter(extra: ToolExtra, total: number) {
-  const progressToken = extra._meta?.progressToken;
-  return async (progress: number, message: string): Promise<void> => {
-    if (progressToken === undefined) return;
-    try {
-      await extra.sendNotification({ method: 'notifications/progress', params: { progressToken, progress, total, message } });
-    } catch {
-      // A lost progress notification must not fail the flow.
-    }
-  };
 }
 
 function stopIfCancelled(signal: AbortSignal): void {

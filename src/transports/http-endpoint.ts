@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { NodeStreamableHTTPServerTransport } from '@modelcontextprotocol/node';
+import type { Server } from '@modelcontextprotocol/server';
 import type { HttpOptions } from '../config.js';
 import type { ServerFactory } from '../server.js';
 import { invalidBody, isJsonContentType, readJsonBody } from './http-body.js';
@@ -10,6 +10,8 @@ import { sendRpcError, sessionIdOf } from './http-reply.js';
 import { summariseRpc, type RequestNotes } from './http-request-log.js';
 import type { SessionStore } from './http-sessions.js';
 import type { Narrowing } from '../mcp/tool-policy.js';
+import { isModernRequest, perRequestHandler } from './http-per-request.js';
+import { LegacyWire } from './legacy-wire.js';
 
 /**
  * The MCP endpoint (`/mcp`) once a request has passed the security checks: reads and parses the body
@@ -18,7 +20,9 @@ import type { Narrowing } from '../mcp/tool-policy.js';
  */
 export interface McpSession {
   server: Server;
-  transport: StreamableHTTPServerTransport;
+  transport: NodeStreamableHTTPServerTransport;
+  /** What the server is connected to: the transport, answering in the 2025 spelling. */
+  wire: LegacyWire<NodeStreamableHTTPServerTransport>;
   /** Its response streams still open (POST responses, the GET stream), for back-pressure. */
   responses: Set<ServerResponse>;
   close(): Promise<void>;
@@ -36,7 +40,10 @@ export function unreadBytes(responses: Iterable<Pick<ServerResponse, 'writableLe
 }
 
 /** `client` is the key of the per-client limits (see http-clients.ts); undefined for loopback. */
-export type EndpointHandler = (req: IncomingMessage, res: ServerResponse, notes: RequestNotes, client?: string) => Promise<void>;
+export type EndpointHandler = ((req: IncomingMessage, res: ServerResponse, notes: RequestNotes, client?: string) => Promise<void>) & {
+  /** Ends the per-request serving (its open streams); sessions are closed by their store. */
+  close(): Promise<void>;
+};
 
 /**
  * Session ids are random UUIDs, prefixed with `<SVC_MCP_REPLICA_ID>.` when that is set: a reverse proxy routes
@@ -47,9 +54,20 @@ export function sessionIdGenerator(replicaId: string | undefined): () => string 
   return replicaId ? () => `${replicaId}.${randomUUID()}` : randomUUID;
 }
 
-export function mcpEndpoint(create: ServerFactory, options: HttpOptions, sessions: SessionStore<McpSession>): EndpointHandler {
+export function mcpEndpoint(
+  create: ServerFactory,
+  options: HttpOptions,
+  sessions: SessionStore<McpSession>,
+  log: (line: string) => void,
+): EndpointHandler {
   const newSessionId = sessionIdGenerator(options.replicaId);
-  return async (req, res, notes, client) => {
+  // 2026-07-28 requests, served per request in both modes.
+  const perRequest = perRequestHandler(create, {
+    legacy: 'reject',
+    maxBodyBytes: options.maxBodyBytes,
+    log: (entry) => log(JSON.stringify(entry)),
+  });
+  const endpoint = async (req: IncomingMessage, res: ServerResponse, notes: RequestNotes, client?: string) => {
     switch (req.method) {
       case 'POST':
         return post(req, res, notes, client);
@@ -62,6 +80,7 @@ export function mcpEndpoint(create: ServerFactory, options: HttpOptions, session
         return methodNotAllowed(res, notes);
     }
   };
+  return Object.assign(endpoint, { close: () => perRequest.close() });
 
   function methodNotAllowed(res: ServerResponse, notes: RequestNotes): void {
     notes.refused = 'method';
@@ -110,6 +129,9 @@ export function mcpEndpoint(create: ServerFactory, options: HttpOptions, session
       notes.refused = 'narrowing';
       return sendRpcError(res, 400, -32602, `Bad Request: ${narrowed.message}`);
     }
+    const modern = await isModernRequest(req, body.value);
+    notes.era = modern ? '2026' : '2025';
+    if (modern) return perRequest(req, res, body.value, narrowed.narrowing);
     if (options.stateless) return statelessPost(req, res, body.value, narrowed.narrowing);
     if (!summary.initialize) {
       notes.refused = 'no_session';
@@ -118,12 +140,12 @@ export function mcpEndpoint(create: ServerFactory, options: HttpOptions, session
     return initialize(req, res, notes, body.value, narrowed.narrowing, client);
   }
 
-  /** Stateless: a fresh server and transport per request, closed when the response is done. */
+  /** Stateless 2025: a fresh server and transport per request, closed when the response is done. */
   async function statelessPost(req: IncomingMessage, res: ServerResponse, body: unknown, narrowing?: Narrowing): Promise<void> {
     const server = create({ narrowing, stateless: true });
-    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined });
+    const transport = new NodeStreamableHTTPServerTransport({ sessionIdGenerator: undefined });
     res.once('close', () => void server.close().catch(() => {}));
-    await server.connect(transport);
+    await server.connect(new LegacyWire(transport));
     await transport.handleRequest(req, res, body);
   }
 
@@ -170,7 +192,7 @@ export function mcpEndpoint(create: ServerFactory, options: HttpOptions, session
         unreserve();
         sessions.add(id, opened, client);
       });
-      await session.server.connect(session.transport);
+      await session.server.connect(session.wire);
       await session.transport.handleRequest(req, res, body);
     } finally {
       unreserve();
@@ -182,14 +204,15 @@ export function mcpEndpoint(create: ServerFactory, options: HttpOptions, session
 
   function newSession(narrowing: Narrowing | undefined, onInitialized: (id: string, session: McpSession) => void): McpSession {
     const server = create({ narrowing });
-    const transport = new StreamableHTTPServerTransport({
+    const transport = new NodeStreamableHTTPServerTransport({
       sessionIdGenerator: newSessionId,
       onsessioninitialized: (id) => onInitialized(id, session),
       onsessionclosed: (id) => sessions.remove(id),
     });
-    const session: McpSession = { server, transport, responses: new Set(), close: () => server.close() };
+    const wire = new LegacyWire(transport);
+    const session: McpSession = { server, transport, wire, responses: new Set(), close: () => server.close() };
     // Set before connect, which chains its own handler after this one.
-    transport.onclose = () => {
+    wire.onclose = () => {
       if (transport.sessionId) sessions.remove(transport.sessionId);
     };
     return session;

@@ -14,10 +14,13 @@ export interface RequestLogEntry {
   ms: number;
   /** Why the transport refused the request, when it did (a short stable word). */
   refused?: string;
+  /** The protocol era of a POST without a session: 2026 (2026-07-28) or 2025. */
+  era?: '2025' | '2026';
 }
 
 /** What only the handlers of a request know, for its log line. */
 export interface RequestNotes {
+  era?: '2025' | '2026';
   rpc?: string;
   tool?: string;
   refused?: string;

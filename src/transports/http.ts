@@ -81,7 +81,7 @@ export async function startHttpServer(create: ServerFactory, config: Config, run
     now,
     onExpire: () => log({ event: 'session_expired', idleMs: options.sessionIdleMs }),
   });
-  const endpoint = mcpEndpoint(create, options, sessions);
+  const endpoint = mcpEndpoint(create, options, sessions, runtime.log);
 
   // Replaced once listening: with --port 0 only then is the port known (no request arrives before).
   let policy: HostPolicy = hostPolicy(options, options.allowedHosts, options.allowedOrigins);
@@ -112,6 +112,7 @@ export async function startHttpServer(create: ServerFactory, config: Config, run
       if (notes.rpc) entry.rpc = notes.rpc;
       if (notes.tool) entry.tool = notes.tool;
       if (notes.refused) entry.refused = notes.refused;
+      if (notes.era) entry.era = notes.era;
       runtime.log(formatRequestLog(entry));
       if (tracked && (inFlight -= 1) === 0) drained?.();
     });
@@ -248,6 +249,7 @@ export async function startHttpServer(create: ServerFactory, config: Config, run
       }
     }
     await sessions.closeAll();
+    await endpoint.close();
     server.closeAllConnections();
     await stopped;
     resolveClosed();

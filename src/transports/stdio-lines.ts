@@ -1,5 +1,6 @@
 import { Transform, type TransformCallback, type Writable } from 'node:stream';
-import { JSONRPCMessageSchema } from '@modelcontextprotocol/sdk/types.js';
+import { JSONRPCMessageSchema } from '@modelcontextprotocol/core';
+import type { JSONRPCMessage } from '@modelcontextprotocol/server';
 import { INVALID_REQUEST, PARSE_ERROR, errorAnswer, invalidMessage, type RpcError } from './jsonrpc-check.js';
 
 /**
@@ -87,7 +88,7 @@ export class LineSplitter {
 /** What to do with one line: nothing (blank), pass it on (with its id when it is a request), or answer it. */
 export type LineVerdict =
   | { kind: 'blank' }
-  | { kind: 'pass'; requestId?: RequestId }
+  | { kind: 'pass'; message: JSONRPCMessage; requestId?: RequestId }
   | { kind: 'answer'; reason: 'parse_error' | 'invalid_request'; answer: string };
 
 /**
@@ -118,7 +119,8 @@ export function checkLine(line: Buffer): LineVerdict {
     };
     return { kind: 'answer', reason: 'invalid_request', answer: requestId === undefined ? errorAnswer(error) : answerTo(requestId, error) };
   }
-  return requestId === undefined ? { kind: 'pass' } : { kind: 'pass', requestId };
+  const pass = { kind: 'pass', message: message as JSONRPCMessage } as const;
+  return requestId === undefined ? pass : { ...pass, requestId };
 }
 
 const REQUEST_MEMBERS = new Set(['jsonrpc', 'id', 'method', 'params']);
@@ -171,8 +173,8 @@ export interface LineFilterOptions {
 }
 
 /**
- * Sits between stdin and the SDK's StdioServerTransport: splits lines, passes each good one on unchanged (one line
- * per chunk), answers the others itself on stdout, and stops taking lines while stdout is backed up, so that a
+ * Reads stdin for the stdio transport: splits lines, parses each once and passes the message on (one per chunk, in
+ * object mode), answers the lines that are no message itself on stdout, and stops taking lines while stdout is backed up, so that a
  * client that does not read cannot make the server hold answers without bound (stdin is then paused by the pipe).
  * Each answer is one `write` of one whole line, so it never interleaves with the transport's own writes.
  */
@@ -186,7 +188,7 @@ export class LineFilter extends Transform {
   #busy = false;
 
   constructor(options: LineFilterOptions) {
-    // One pushed Buffer is one 'data' event of the transport: a line and its newline, never two lines at once.
+    // One pushed object is one message: the transport hands it to the SDK as it is, with no second parse.
     super({ readableObjectMode: true });
     this.#output = options.output;
     this.#max = options.maxLineBytes ?? STDIO_MAX_LINE_BYTES;
@@ -236,7 +238,7 @@ export class LineFilter extends Transform {
     if (this.#refusing && verdict.requestId !== undefined) {
       return this.#answer(answerTo(verdict.requestId, SHUTTING_DOWN), 'shutting_down', event.line.length);
     }
-    this.push(Buffer.concat([event.line, NEWLINE]));
+    this.push(verdict.message);
   }
 
   #answer(answer: string, reason: string, bytes: number): void {
@@ -266,5 +268,3 @@ export class LineFilter extends Transform {
     output.on('error', resume);
   }
 }
-
-const NEWLINE = Buffer.from('\n');

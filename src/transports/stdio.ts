@@ -1,9 +1,9 @@
 import type { Readable, Writable } from 'node:stream';
-import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
-import type { Transport, TransportSendOptions } from '@modelcontextprotocol/sdk/shared/transport.js';
-import type { JSONRPCMessage, MessageExtraInfo } from '@modelcontextprotocol/sdk/types.js';
-import type { Calls } from '../mcp/calls.js';
+import type { JSONRPCMessage, Transport } from '@modelcontextprotocol/server';
+import { serveStdio as serveBothEras } from '@modelcontextprotocol/server/stdio';
+import type { Calls } from '../gateway/calls.js';
+import type { ServerFactory } from '../server.js';
+import { toLegacyWire } from './legacy-wire.js';
 import { LineFilter, STDIO_MAX_LINE_BYTES, type RequestId } from './stdio-lines.js';
 
 export interface StdioRuntime {
@@ -25,17 +25,17 @@ const FLUSH_MS = 2_000;
 const POLL_MS = 10;
 
 /**
- * Serves one session over the given streams (stdin/stdout from the CLI) until stdin ends, a signal comes or stdout
- * is closed, then shuts down: requests in flight get `graceMs` to be answered (a client that closed stdin may still
+ * Serves one connection over the given streams (stdin/stdout from the CLI), in the era its client opens with (the
+ * SDK's serveStdio decides: a 2025 initialize, or 2026-07-28 requests that carry their version), until stdin ends, a
+ * signal comes or stdout is closed, then shuts down: requests in flight get `graceMs` to be answered (a client that closed stdin may still
  * read stdout), tool calls still running are then stopped and answer `[shutting_down]`, and the session closes.
  * Resolves when it is over, so that the caller can release the sandbox and the connection pool and exit.
  */
-export async function serveStdio(server: Server, input: Readable, output: Writable, runtime: StdioRuntime): Promise<void> {
+export async function serveStdio(create: ServerFactory, input: Readable, output: Writable, runtime: StdioRuntime): Promise<void> {
   const log = (entry: object) => runtime.log(JSON.stringify(entry));
   const maxLineBytes = runtime.maxLineBytes ?? STDIO_MAX_LINE_BYTES;
   const filter = new LineFilter({ output, maxLineBytes, log });
-  // The filter passes one line of at most maxLineBytes per chunk: the SDK's buffer never holds more.
-  const transport = new AnsweredRequests(new StdioServerTransport(filter, output, { maxBufferSize: maxLineBytes + 1 }));
+  const transport = new StdioTransport(filter, output);
 
   // A client that closed its end of stdout (EPIPE): no one is left to answer; the failed write must not crash.
   const outputGone = new AbortController();
@@ -48,7 +48,7 @@ export async function serveStdio(server: Server, input: Readable, output: Writab
 
   let inputDone = false;
   filter.once('finish', () => (inputDone = true));
-  type Ending = 'eof' | 'signal' | 'output' | 'closed';
+  type Ending = 'eof' | 'signal' | 'output';
   const ending = new Promise<Ending>((resolve) => {
     input.once('end', () => resolve('eof'));
     // A broken or closed stdin ends the input like EOF (pipe() ends the filter only on 'end').
@@ -59,7 +59,6 @@ export async function serveStdio(server: Server, input: Readable, output: Writab
     input.on('error', broken);
     input.once('close', broken);
     outputGone.signal.addEventListener('abort', () => resolve('output'), { once: true });
-    server.onclose = () => resolve('closed');
     runtime.onSignal((signal) => {
       filter.refuseRequests();
       runtime.log(
@@ -70,19 +69,20 @@ export async function serveStdio(server: Server, input: Readable, output: Writab
     });
   });
 
-  await server.connect(transport);
+  const connection = serveBothEras(() => create(), {
+    transport,
+    onerror: (error) => log({ event: 'stdio_error', message: error.message }),
+  });
   input.pipe(filter);
   const why = await ending;
-  if (why !== 'closed') {
-    if (why === 'eof' && transport.unanswered > 0) {
-      runtime.log(`svc-platform-mcp: stdin closed: answering ${transport.unanswered} request(s) in flight (up to ${runtime.graceMs} ms), then exiting`);
-    }
-    await finish(why);
+  if (why === 'eof' && transport.unanswered > 0) {
+    runtime.log(`svc-platform-mcp: stdin closed: answering ${transport.unanswered} request(s) in flight (up to ${runtime.graceMs} ms), then exiting`);
   }
+  await finish(why);
   input.unpipe(filter);
-  await server.close();
+  await connection.close();
 
-  async function finish(why: Exclude<Ending, 'closed'>): Promise<void> {
+  async function finish(why: Ending): Promise<void> {
     const gone = outputGone.signal;
     // Every line received is handled first: after EOF up to the end; after a signal, new requests are refused
     // (stdin is still read, so that every request the client wrote gets an answer).
@@ -113,27 +113,25 @@ async function until(condition: () => boolean, ms: number, cancel?: AbortSignal)
 }
 
 /**
- * The SDK's transport, counting the requests received and not yet answered (a request the client cancels is answered
- * by no one): shutdown waits for that count, which covers every request, not only tool calls.
+ * The one stdio transport: messages come from the line filter already parsed, answers go to stdout a line each. It
+ * counts the requests received and not yet answered (a request the client cancels is answered by no one): shutdown
+ * waits for that count, which covers every request, not only tool calls.
  */
-class AnsweredRequests implements Transport {
+class StdioTransport implements Transport {
   onclose?: () => void;
   onerror?: (error: Error) => void;
-  onmessage?: <T extends JSONRPCMessage>(message: T, extra?: MessageExtraInfo) => void;
-  readonly #inner: StdioServerTransport;
+  onmessage?: (message: JSONRPCMessage) => void;
+  readonly #input: LineFilter;
+  readonly #output: Writable;
   readonly #open = new Map<RequestId, number>();
   #count = 0;
+  #ended = false;
+  /** The client opened with initialize: a 2025 connection, whose answers use the 2025 spelling. */
+  #legacy = false;
 
-  constructor(inner: StdioServerTransport) {
-    this.#inner = inner;
-    inner.onclose = () => this.onclose?.();
-    inner.onerror = (error) => this.onerror?.(error);
-    inner.onmessage = (message: JSONRPCMessage) => {
-      const m = message as { id?: RequestId; method?: string; params?: { requestId?: RequestId } };
-      if (m.method !== undefined && m.id !== undefined) this.#opened(m.id);
-      else if (m.method === 'notifications/cancelled' && m.params?.requestId !== undefined) this.#closed(m.params.requestId);
-      this.onmessage?.(message);
-    };
+  constructor(input: LineFilter, output: Writable) {
+    this.#input = input;
+    this.#output = output;
   }
 
   /** Requests received and neither answered nor cancelled. */
@@ -141,19 +139,42 @@ class AnsweredRequests implements Transport {
     return this.#count;
   }
 
-  start(): Promise<void> {
-    return this.#inner.start();
+  async start(): Promise<void> {
+    this.#input.on('data', (message: JSONRPCMessage) => {
+      const m = message as { id?: RequestId; method?: string; params?: { requestId?: RequestId } };
+      if (m.method === 'initialize') this.#legacy = true;
+      if (m.method !== undefined && m.id !== undefined) this.#opened(m.id);
+      else if (m.method === 'notifications/cancelled' && m.params?.requestId !== undefined) this.#closed(m.params.requestId);
+      this.onmessage?.(message);
+    });
   }
 
-  close(): Promise<void> {
-    return this.#inner.close();
+  async close(): Promise<void> {
+    if (this.#ended) return;
+    this.#ended = true;
+    this.onclose?.();
   }
 
-  /** The options only matter to transports with several streams; stdio has one. */
-  async send(message: JSONRPCMessage, _options?: TransportSendOptions): Promise<void> {
-    await this.#inner.send(message);
+  /** One whole line per write, so that it never interleaves with the filter's own answers. */
+  async send(message: JSONRPCMessage): Promise<void> {
+    const output = this.#output;
+    if (output.destroyed || output.writableEnded) return;
     const m = message as { id?: RequestId; method?: string };
     if (m.method === undefined && m.id !== undefined) this.#closed(m.id);
+    if (!output.write(`${JSON.stringify(this.#legacy ? toLegacyWire(message) : message)}\n`)) {
+      // Back-pressure: the next message waits until stdout drains (or is gone).
+      await new Promise<void>((resolve) => {
+        const done = () => {
+          output.off('drain', done);
+          output.off('close', done);
+          output.off('error', done);
+          resolve();
+        };
+        output.on('drain', done);
+        output.on('close', done);
+        output.on('error', done);
+      });
+    }
   }
 
   #opened(id: RequestId): void {

@@ -68,6 +68,7 @@ const SECRETS = [
   'SVC_STUDIO_API_KEY',
   'SVC_STUDIO_GATEWAY_KEY',
   'SVC_MCP_AUTH_TOKEN',
+  'SVC_MCP_STATE_KEY',
 ];
 
 /** The ```json block of the README that shows an operator's `remotes` entry. */

@@ -9,6 +9,7 @@ import { parseCommand } from '../../src/config.js';
 import { startSandbox, type Sandbox } from '../../src/sandbox/index.js';
 import { sandboxConfig } from '../../src/sandbox/launch.js';
 import { createServerFactory } from '../../src/server.js';
+import { LegacyWire } from '../../src/transports/legacy-wire.js';
 
 export interface Harness {
   client: Client;
@@ -49,7 +50,8 @@ export async function connect(options: ConnectOptions = {}): Promise<Harness> {
     options.elicit ? { capabilities: { elicitation: { form: {} } } } : undefined,
   );
   if (options.elicit) client.setRequestHandler(ElicitRequestSchema, (request) => options.elicit!(request));
-  await server.connect(serverTransport);
+  // As every 2025 transport of the server does: answers in the 2025 spelling.
+  await server.connect(new LegacyWire(serverTransport));
   await client.connect(clientTransport);
   return {
     client,

@@ -2,15 +2,14 @@
  * translate_and_summarize has one deadline for all its calls (SVC_WORKFLOW_TIMEOUT_MS), and its progress says how
  * much of it is left: in process, against undici's MockAgent, with fake timers.
  */
-import type { ServerNotification } from '@modelcontextprotocol/sdk/types.js';
 import { MockAgent } from 'undici';
 import { afterEach, beforeEach, expect, it, vi } from 'vitest';
 import { SERVICES } from '../../src/catalogue/types.js';
 import { parseCommand } from '../../src/config.js';
 import { upstreamOf } from '../../src/gateway/http.js';
-import { Calls } from '../../src/mcp/calls.js';
+import { Calls } from '../../src/gateway/calls.js';
+import type { CallFrame } from '../../src/gateway/pipeline.js';
 import { TOOL_DEFINITIONS } from '../../src/mcp/tool-definitions.js';
-import type { ToolExtra } from '../../src/mcp/tool-registry.js';
 import { translateAndSummarizeTool } from '../../src/mcp/workflow-tool.js';
 import { Redactor } from '../../src/util/redact.js';
 
@@ -32,8 +31,16 @@ it('ends every call at the flow deadline, named in the error, with the time left
   if (command.kind !== 'serve') throw new Error('expected serve');
   const config = { ...command.config, serviceUrls: Object.fromEntries(SERVICES.map((s) => [s, ORIGIN])) };
   const deps = { config, upstream: upstreamOf(agent), now: () => Date.now(), requestId: () => 'r', random: () => 0.5 };
-  const frame = { now: deps.now, calls: new Calls({ maxConcurrent: 4, maxQueued: 4 }), redactor: new Redactor([]), maxResultBytes: 100_000, log() {} };
-  const tool = translateAndSummarizeTool(TOOL_DEFINITIONS.translate_and_summarize!, deps, frame);
+  const frame: CallFrame = {
+    deps,
+    now: deps.now,
+    calls: new Calls({ maxConcurrent: 4, maxQueued: 4 }),
+    redactor: new Redactor([]),
+    maxResultBytes: 100_000,
+    log() {},
+    confirmDestructive: true,
+  };
+  const tool = translateAndSummarizeTool(TOOL_DEFINITIONS.translate_and_summarize!, frame);
 
   // Every translation takes 600 ms: two fit in the 1500 ms, the third is cut at 1500 ms (SVC_TIMEOUT_MS is 30 s).
   for (let i = 0; i < 3; i++) {
@@ -43,24 +50,25 @@ it('ends every call at the flow deadline, named in the error, with the time left
       .reply(200, { message: { result: { translatedText: 'x', srcLangType: 'en' } } }, { headers: { 'content-type': 'application/json' } })
       .delay(600);
   }
-  const notifications: ServerNotification[] = [];
-  const extra = {
+  const messages: string[] = [];
+  const hooks = {
     signal: new AbortController().signal,
-    requestId: 1,
-    _meta: { progressToken: 'p' },
-    sendNotification: async (n: ServerNotification) => void notifications.push(n),
-  } as unknown as ToolExtra;
+    note: () => {},
+    confirm: () => Promise.reject(new Error('nothing to confirm')),
+    progress: async (_done: number, _total: number, message: string) => void messages.push(message),
+  };
   const text = Array.from({ length: 200 }, (_, i) => `Sentence number ${i} talks about the harbour and the hills.`).join(' ');
   const started = Date.now();
-  const call = tool.call({ text, target: 'ko', source: 'en' }, extra, { confirmDestructive: true, channel: {}, note: () => {} });
+  const call = tool.call({ text, target: 'ko', source: 'en' }, hooks);
   await vi.advanceTimersByTimeAsync(5000);
-  const result = await call;
+  const outcome = await call;
+  if (outcome.kind !== 'result') throw new Error('expected a result');
+  const result = outcome.result;
 
   expect(result.isError).toBe(true);
   expect((result.content[0] as { text: string }).text).toMatch(
     /^translate_and_summarize failed at step "translate chunk 3 of 3" \[timeout\]: no complete answer from upstream within the call's deadline \(SVC_WORKFLOW_TIMEOUT_MS\)/,
   );
-  const messages = notifications.map((n) => (n.params as { message: string }).message);
   expect(messages).toEqual(['translating chunk 1 of 3 (2 s left)', 'translating chunk 2 of 3 (1 s left)', 'translating chunk 3 of 3 (1 s left)']);
   expect(Date.now() - started).toBe(5000); // the clock ran on; the call itself ended at the deadline
 });

@@ -1,6 +1,7 @@
 import { connect, type Socket } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { McpServer } from '@modelcontextprotocol/server';
+import * as z from 'zod';
 import { parseCommand, type Config } from '../../src/config.js';
 import type { ServerFactory } from '../../src/server.js';
 import { startHttpServer, type HttpServerHandle } from '../../src/transports/http.js';
@@ -20,7 +21,7 @@ function config(env: Record<string, string> = {}, flags: string[] = []): Config 
 
 const tinyServer: ServerFactory = () => {
   const server = new McpServer({ name: 'limits-test', version: '0.0.0' });
-  server.registerTool('echo', { description: 'Says ok', inputSchema: {} }, () => ({ content: [{ type: 'text', text: 'ok' }] }));
+  server.registerTool('echo', { description: 'Says ok', inputSchema: z.object({}) }, () => ({ content: [{ type: 'text', text: 'ok' }] }));
   return server.server;
 };
 
@@ -151,7 +152,7 @@ describe('back-pressure', () => {
   const BIG = 16 * 1024 * 1024; // more than the kernel's socket buffers hold, so that the rest waits in the process
   const bigServer: ServerFactory = () => {
     const server = new McpServer({ name: 'limits-test', version: '0.0.0' });
-    server.registerTool('big', { description: 'A large result', inputSchema: {} }, () => ({ content: [{ type: 'text', text: 'x'.repeat(BIG) }] }));
+    server.registerTool('big', { description: 'A large result', inputSchema: z.object({}) }, () => ({ content: [{ type: 'text', text: 'x'.repeat(BIG) }] }));
     return server.server;
   };
 

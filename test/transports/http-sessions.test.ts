@@ -1,7 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { McpServer, type Server } from '@modelcontextprotocol/server';
 import { StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { parseCommand, type Config } from '../../src/config.js';
 import { startHttpServer, type HttpServerHandle } from '../../src/transports/http.js';
@@ -29,8 +28,8 @@ let closedServers = 0;
 function createServer(): Server {
   created += 1;
   const server = new McpServer({ name: 'http-test', version: '0.0.0' });
-  server.registerTool('echo_length', { description: 'Length of a text', inputSchema: {} }, () => ({ content: [{ type: 'text', text: 'ok' }] }));
-  server.registerTool('wait', { description: 'Answers after ms milliseconds', inputSchema: { ms: z.number() } }, async ({ ms }) => {
+  server.registerTool('echo_length', { description: 'Length of a text', inputSchema: z.object({}) }, () => ({ content: [{ type: 'text', text: 'ok' }] }));
+  server.registerTool('wait', { description: 'Answers after ms milliseconds', inputSchema: z.object({ ms: z.number() }) }, async ({ ms }) => {
     await new Promise((resolve) => setTimeout(resolve, ms));
     return { content: [{ type: 'text', text: `waited ${ms}` }] };
   });

@@ -67,10 +67,14 @@ describe('checkLine', () => {
   };
 
   it('passes requests (with their id), notifications and responses; blank lines are nothing', () => {
-    expect(check('{"jsonrpc":"2.0","id":7,"method":"tools/list"}')).toEqual({ kind: 'pass', requestId: 7 });
-    expect(check('{"jsonrpc":"2.0","id":"a","method":"ping"}\r')).toEqual({ kind: 'pass', requestId: 'a' });
-    expect(check('{"jsonrpc":"2.0","method":"notifications/initialized"}')).toEqual({ kind: 'pass' });
-    expect(check('{"jsonrpc":"2.0","id":3,"result":{"action":"accept"}}')).toEqual({ kind: 'pass' });
+    const list = { jsonrpc: '2.0', id: 7, method: 'tools/list' };
+    expect(check(JSON.stringify(list))).toEqual({ kind: 'pass', message: list, requestId: 7 });
+    expect(check('{"jsonrpc":"2.0","id":"a","method":"ping"}\r')).toMatchObject({ kind: 'pass', requestId: 'a' });
+    expect(check('{"jsonrpc":"2.0","method":"notifications/initialized"}')).toEqual({
+      kind: 'pass',
+      message: { jsonrpc: '2.0', method: 'notifications/initialized' },
+    });
+    expect(check('{"jsonrpc":"2.0","id":3,"result":{"action":"accept"}}')).not.toHaveProperty('requestId');
     expect(check('   \r')).toEqual({ kind: 'blank' });
   });
 
@@ -120,7 +124,7 @@ function filterWith(options: { maxLineBytes?: number } = {}) {
   const logged: { reason: string; bytes: number }[] = [];
   const filter = new LineFilter({ output, maxLineBytes: options.maxLineBytes, log: (entry) => logged.push(entry) });
   const passed: string[] = [];
-  filter.on('data', (chunk: Buffer) => passed.push(chunk.toString()));
+  filter.on('data', (message: object) => passed.push(JSON.stringify(message)));
   return { output, filter, passed, logged };
 }
 
@@ -152,7 +156,7 @@ describe('checkLine agrees with the SDK on every message', () => {
 });
 
 describe('LineFilter', () => {
-  it('passes good lines unchanged, one line per chunk; answers bad ones on the output, one whole line per write', async () => {
+  it('passes each good line parsed, one message per chunk; answers bad ones on the output, one whole line per write', async () => {
     const { output, filter, passed, logged } = filterWith();
     filter.write('{"jsonrpc":"2.0","id":1,"method":"ping"}\n{"jsonrpc":"2.0","id":2,"meth');
     filter.write('od":"ping"}\r\nnot json\n\n[1]\n{"jsonrpc":"2.0","method":"notifications/initialized"}\n');
@@ -160,9 +164,9 @@ describe('LineFilter', () => {
     await once(filter, 'finish');
     await settle();
     expect(passed).toEqual([
-      '{"jsonrpc":"2.0","id":1,"method":"ping"}\n',
-      '{"jsonrpc":"2.0","id":2,"method":"ping"}\r\n',
-      '{"jsonrpc":"2.0","method":"notifications/initialized"}\n',
+      '{"jsonrpc":"2.0","id":1,"method":"ping"}',
+      '{"jsonrpc":"2.0","id":2,"method":"ping"}',
+      '{"jsonrpc":"2.0","method":"notifications/initialized"}',
     ]);
     expect(output.writes).toHaveLength(2);
     for (const write of output.writes) expect(write).toMatch(/^\{[^\n]*\}\n$/);
@@ -177,7 +181,7 @@ describe('LineFilter', () => {
     await settle();
     expect(JSON.parse(output.writes[0]!)).toMatchObject({ id: null, error: { code: -32600, message: expect.stringMatching(/over 64 bytes/) } });
     expect(logged).toEqual([{ event: 'stdio_refused', reason: 'too_large', bytes: 260 }]);
-    expect(passed).toEqual(['{"jsonrpc":"2.0","id":2,"method":"ping"}\n']);
+    expect(passed).toEqual(['{"jsonrpc":"2.0","id":2,"method":"ping"}']);
   });
 
   it('takes no more lines while the output is backed up, and goes on when it drains', async () => {

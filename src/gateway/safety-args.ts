@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import type { AnyOperation } from '../catalogue/types.js';
-import { ToolFailure } from '../gateway/errors.js';
-import { formatIssues } from '../gateway/validation.js';
+import { ToolFailure } from './errors.js';
+import { formatIssues } from './validation.js';
 
 /**
  * The two arguments this server adds to the spec's own: `dryRun` on every tool that changes something, and

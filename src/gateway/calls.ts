@@ -1,4 +1,4 @@
-import { ServerStopping, ToolFailure } from '../gateway/errors.js';
+import { ServerStopping, ToolFailure } from './errors.js';
 
 export interface CallLimits {
   /** Tool calls running at once, over every session of the process. */

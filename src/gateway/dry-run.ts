@@ -1,7 +1,7 @@
 import * as z from 'zod';
-import { CREDENTIAL_HEADERS } from '../gateway/auth.js';
-import type { OutgoingRequest } from '../gateway/http.js';
-import type { Reply } from './tool-call.js';
+import { CREDENTIAL_HEADERS } from './auth.js';
+import type { OutgoingRequest } from './http.js';
+import type { Reply } from './pipeline.js';
 
 /** What a dry run returns: the request exactly as it would be sent, with every credential redacted. */
 export const dryRunOutput = () =>

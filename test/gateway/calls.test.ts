@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ServerStopping, ToolFailure } from '../../src/gateway/errors.js';
-import { Calls } from '../../src/mcp/calls.js';
+import { Calls } from '../../src/gateway/calls.js';
 
 const never = () => new AbortController().signal;
 

@@ -1,0 +1,56 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { toNodeHandler } from '@modelcontextprotocol/node';
+import { createMcpHandler, isLegacyRequest, type AuthInfo, type McpRequestContext } from '@modelcontextprotocol/server';
+import type { Narrowing } from '../mcp/tool-policy.js';
+import type { ServerFactory } from '../server.js';
+
+/** Serves one POST whose body our endpoint already read and checked, with the client's narrowing. */
+export interface PerRequestHandler {
+  (req: IncomingMessage, res: ServerResponse, body: unknown, narrowing: Narrowing | undefined): Promise<void>;
+  close(): Promise<void>;
+}
+
+/**
+ * The SDK's per-request serving (createMcpHandler): a fresh server for each 2026-07-28 request (no sessions: the
+ * version and the client's capabilities travel in each request). 2025 requests are the endpoint's (sessions, or
+ * per request with --stateless), so that they answer in the 2025 spelling (see legacy-wire.ts). The SDK checks the 2026-07-28 headers
+ * (MCP-Protocol-Version, Mcp-Method, Mcp-Name against the body) and answers an unsupported version with -32022.
+ */
+export function perRequestHandler(
+  create: ServerFactory,
+  options: { legacy: 'reject'; maxBodyBytes: number; log(entry: object): void },
+): PerRequestHandler {
+  const handler = createMcpHandler((ctx: McpRequestContext) => create({ narrowing: narrowingOf(ctx.authInfo) }), {
+    legacy: options.legacy,
+    maxRequestBodySize: options.maxBodyBytes,
+    onerror: (error) => options.log({ event: 'http_mcp_error', message: error.message }),
+  });
+  const node = toNodeHandler(handler, {
+    maxRequestBodySize: options.maxBodyBytes,
+    onerror: (error) => options.log({ event: 'http_mcp_error', message: error.message }),
+  });
+  const serve = (req: IncomingMessage, res: ServerResponse, body: unknown, narrowing: Narrowing | undefined) => {
+    // The narrowing travels as the request's pass-through auth info: the SDK hands it to the factory untouched.
+    (req as IncomingMessage & { auth?: AuthInfo }).auth = { token: '', clientId: 'http', scopes: [], extra: { narrowing } };
+    return node(req, res, body);
+  };
+  return Object.assign(serve, { close: () => handler.close() });
+}
+
+function narrowingOf(auth: AuthInfo | undefined): Narrowing | undefined {
+  return auth?.extra?.narrowing as Narrowing | undefined;
+}
+
+/**
+ * Whether a POST belongs to the 2026-07-28 era: it carries the version claim (or a modern MCP-Protocol-Version
+ * header, which the modern path answers if the claim is missing). The SDK's own predicate, so that routing agrees
+ * with what its handler serves.
+ */
+export async function isModernRequest(req: IncomingMessage, body: unknown): Promise<boolean> {
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(req.headers)) {
+    if (value === undefined) continue;
+    for (const one of Array.isArray(value) ? value : [value]) headers.append(name, one);
+  }
+  return !(await isLegacyRequest(new Request('http://localhost/mcp', { method: 'POST', headers }), body));
+}
