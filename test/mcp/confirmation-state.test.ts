@@ -1,0 +1,117 @@
+/**
+ * The sealed state of a 2026-07-28 confirmation: valid for five minutes, on any server that shares
+ * SVC_MCP_STATE_KEY, and on no other. In process, through the SDK's per-request handler, with a fake clock.
+ */
+import { createMcpHandler } from '@modelcontextprotocol/server';
+import { MockAgent } from 'undici';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { parseCommand } from '../../src/config.js';
+import { upstreamOf } from '../../src/gateway/http.js';
+import { createServerFactory } from '../../src/server.js';
+
+const KEY = 'state-key-for-tests-0123456789abcdef';
+const ENVELOPE = {
+  'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+  'io.modelcontextprotocol/clientCapabilities': { elicitation: { form: {} } },
+};
+const ARGS = { serviceId: 'rcs-home-feed' };
+const ACCEPT = { confirmation: { action: 'accept', content: { serviceId: 'rcs-home-feed' } } };
+
+const ORIGIN = 'http://upstream.test';
+let agent: MockAgent;
+/** Deletions that reached the upstream. */
+let deleted = 0;
+
+/** A replica: its own server factory behind the SDK's per-request handler, in front of the mock upstream. */
+function replica(env: Record<string, string>) {
+  const command = parseCommand([], { SVC_GATEWAY_URL: ORIGIN, SVC_ACCESS_KEY: 'AK', SVC_SECRET_KEY: 'secret-key-0123', ...env });
+  if (command.kind !== 'serve') throw new Error('expected serve');
+  const create = createServerFactory(command.config, {
+    upstream: upstreamOf(agent),
+    now: Date.now,
+    randomId: () => 'r',
+    random: () => 0.5,
+    log: () => {},
+  });
+  const handler = createMcpHandler(() => create());
+  let id = 0;
+  return async (params: Record<string, unknown>) => {
+    const response = await handler.fetch(
+      new Request('http://test.local/mcp', {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+          'mcp-protocol-version': '2026-07-28',
+          'mcp-method': 'tools/call',
+          'mcp-name': 'recommendation_delete_service',
+        },
+        body: JSON.stringify({
+          jsonrpc: '2.0',
+          id: ++id,
+          method: 'tools/call',
+          params: { name: 'recommendation_delete_service', arguments: ARGS, ...params, _meta: ENVELOPE },
+        }),
+      }),
+    );
+    return (await response.json()) as { result?: Record<string, unknown>; error?: { code: number } };
+  };
+}
+
+const text = (answer: { result?: Record<string, unknown> }) => (answer.result!.content as { text: string }[])[0]!.text;
+
+beforeEach(() => {
+  vi.useFakeTimers({ toFake: ['Date'] });
+  vi.setSystemTime(new Date('2026-11-23T10:00:00Z'));
+  agent = new MockAgent();
+  agent.disableNetConnect();
+  deleted = 0;
+  agent
+    .get(ORIGIN)
+    .intercept({ path: '/api/v1/services/rcs-home-feed', method: 'DELETE' })
+    .reply(() => {
+      deleted += 1;
+      return { statusCode: 200, data: { result: 'deleted' }, responseOptions: { headers: { 'content-type': 'application/json' } } };
+    })
+    .persist();
+});
+afterEach(async () => {
+  vi.useRealTimers();
+  await agent.close();
+});
+
+describe('confirmation state', () => {
+  it('holds for five minutes, then is refused (-32602) and nothing is sent', async () => {
+    const call = replica({ SVC_MCP_STATE_KEY: KEY });
+    const asked = await call({});
+    expect(asked.result!.resultType).toBe('input_required');
+    const requestState = asked.result!.requestState as string;
+
+    vi.setSystemTime(new Date('2026-11-23T10:05:30Z'));
+    const late = await call({ inputResponses: ACCEPT, requestState });
+    expect(late.error?.code).toBe(-32602);
+    expect(deleted).toBe(0);
+
+    const again = (await call({})).result!.requestState as string;
+    vi.setSystemTime(new Date('2026-11-23T10:09:30Z'));
+    const inTime = await call({ inputResponses: ACCEPT, requestState: again });
+    expect(inTime.result!.isError, text(inTime)).toBeFalsy();
+    expect(deleted).toBe(1);
+  });
+
+  it('is accepted by a replica with the same SVC_MCP_STATE_KEY, refused by one with another key', async () => {
+    const a = replica({ SVC_MCP_STATE_KEY: KEY });
+    const b = replica({ SVC_MCP_STATE_KEY: KEY });
+    const stranger = replica({});
+    const requestState = (await a({})).result!.requestState as string;
+    expect((await stranger({ inputResponses: ACCEPT, requestState })).error?.code).toBe(-32602);
+    expect(deleted).toBe(0);
+    const other = await b({ inputResponses: ACCEPT, requestState });
+    expect(other.result!.isError, text(other)).toBeFalsy();
+    expect(deleted).toBe(1);
+  });
+
+  it('refuses a short SVC_MCP_STATE_KEY at start-up', () => {
+    expect(() => parseCommand([], { SVC_MCP_STATE_KEY: 'short' })).toThrow(/SVC_MCP_STATE_KEY must be at least 32 bytes/);
+  });
+});
