@@ -13,12 +13,15 @@ import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSy
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { nodeBinary } from './nodes.mjs';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const CLI = process.env.SVC_MCP_TEST_CLI ?? join(ROOT, 'dist', 'cli.js');
 const SUITE = join(ROOT, 'node_modules', '@modelcontextprotocol', 'conformance', 'dist', 'index.js');
 const EXPECTED = join(ROOT, 'conformance', 'expected-failures.txt');
 const SUITE_TIMEOUT_MS = 180_000;
+// The suite needs Node 22 or later (0.1.14 and later do not start on 20); the server runs on the machine's Node.
+const SUITE_NODE = nodeBinary(22);
 
 const say = (line = '') => process.stdout.write(`${line}\n`);
 
@@ -38,9 +41,10 @@ function readExpected() {
 }
 
 function listScenarios() {
-  const out = spawnSync(process.execPath, [SUITE, 'list', '--server'], { encoding: 'utf8' });
+  const out = spawnSync(SUITE_NODE, [SUITE, 'list', '--server'], { encoding: 'utf8' });
   if (out.status !== 0) throw new Error(`conformance list failed: ${out.stderr}`);
-  return [...out.stdout.matchAll(/^\s+-\s+(\S+)\s*$/gm)].map((m) => m[1]);
+  // "  - name" or, from 0.1.14, "  - name [2025-06-18,2025-11-25]" (the spec versions it checks).
+  return [...out.stdout.matchAll(/^\s+-\s+(\S+)(?:\s+\[[^\]]*\])?\s*$/gm)].map((m) => m[1]);
 }
 
 function startServer() {
@@ -70,7 +74,7 @@ function startServer() {
 
 function runSuite(url, outputDir) {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [SUITE, 'server', '--url', url, '--suite', 'all', '-o', outputDir], {
+    const child = spawn(SUITE_NODE, [SUITE, 'server', '--url', url, '--suite', 'all', '-o', outputDir], {
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let output = '';

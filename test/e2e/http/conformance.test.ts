@@ -9,7 +9,7 @@ import { CLI_PATH } from '../../helpers/spawn-server.js';
 
 const SCRIPT = fileURLToPath(new URL('../../../scripts/conformance.mjs', import.meta.url));
 
-describe('MCP conformance suite (@modelcontextprotocol/conformance 0.1.13)', () => {
+describe('MCP conformance suite (@modelcontextprotocol/conformance 0.1.16)', () => {
   it('passes every scenario not listed in conformance/expected-failures.txt, dns-rebinding-protection included', () => {
     const run = spawnSync(process.execPath, [SCRIPT], {
       encoding: 'utf8',
