@@ -1,7 +1,6 @@
 import * as z from 'zod';
 import { CREDENTIAL_HEADERS } from './auth.js';
 import type { OutgoingRequest } from './http.js';
-import type { Reply } from './pipeline.js';
 
 /** What a dry run returns: the request exactly as it would be sent, with every credential redacted. */
 export const dryRunOutput = () =>
@@ -15,7 +14,7 @@ export const dryRunOutput = () =>
     })
     .describe('Only in a dry run: the request that would have been sent');
 
-export function dryRunReply(request: OutgoingRequest): Reply {
+export function dryRunReply(request: OutgoingRequest): { json: object } {
   const headers = Object.fromEntries(
     Object.entries(request.headers).map(([name, value]) => [name, CREDENTIAL_HEADERS.has(name.toLowerCase()) ? '[redacted]' : value]),
   );
