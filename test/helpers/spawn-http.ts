@@ -2,6 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { WebSocket, type MessageEvent } from 'undici';
+import { Client as ModernClient, StreamableHTTPClientTransport as ModernTransport } from '@modelcontextprotocol/client';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { ElicitRequestSchema, type ElicitRequest, type ElicitResult } from '@modelcontextprotocol/sdk/types.js';
@@ -91,6 +92,34 @@ export async function connectClient(
   if (elicit) client.setRequestHandler(ElicitRequestSchema, (request) => elicit(request));
   await client.connect(transport);
   return { client, transport };
+}
+
+/** What the HTTP tests do with a client, whichever SDK and era it speaks. */
+export interface AnyEraClient {
+  listTools(): Promise<{ tools: { name: string }[] }>;
+  callTool(params: { name: string; arguments?: Record<string, unknown> }): Promise<unknown>;
+  close(): Promise<void>;
+}
+
+/**
+ * A client of either era with the given headers: `2025` is the v1 SDK's client (initialize, a session unless the
+ * server is stateless), `2026` the v2 SDK's client pinned to 2026-07-28 (no session; each request carries its
+ * version and capabilities). With `elicit`, it shows forms and answers them so.
+ */
+export async function connectEraClient(
+  era: '2025' | '2026',
+  url: string,
+  headers: Record<string, string> = {},
+  elicit?: (request: ElicitRequest) => ElicitResult,
+): Promise<AnyEraClient> {
+  if (era === '2025') return (await connectClient(url, headers, elicit)).client as unknown as AnyEraClient;
+  const client = new ModernClient(
+    { name: 'svc-platform-mcp-http-tests', version: '0.0.0' },
+    { versionNegotiation: { mode: { pin: '2026-07-28' } }, ...(elicit ? { capabilities: { elicitation: { form: {} } } } : {}) },
+  );
+  if (elicit) client.setRequestHandler('elicitation/create', (request) => elicit(request as ElicitRequest));
+  await client.connect(new ModernTransport(new URL(url), { requestInit: { headers } }));
+  return client as unknown as AnyEraClient;
 }
 
 export interface RawResponse {

@@ -1,13 +1,14 @@
 /**
- * Safety over Streamable HTTP with the SDK's Client: X-MCP-Read-Only and X-MCP-Tools narrow one client's tools (on
- * initialize in session mode, on every request statelessly) and never widen the process's; a bad header is refused;
- * a form confirms a destructive call over a session's stream, while a stateless server asks no forms and needs
+ * Safety over Streamable HTTP, for a 2025 client (the v1 SDK's) and a 2026-07-28 client (the v2 SDK's, pinned):
+ * X-MCP-Read-Only and X-MCP-Tools narrow one client's tools (on initialize in session mode, on every request
+ * otherwise) and never widen the process's; a bad header is refused; a form confirms a destructive call over a
+ * 2025 session's stream or as a 2026-07-28 input request, while a stateless 2025 client gets no form and needs
  * `confirm`. A recording upstream counts what arrives.
  */
 import type { CallToolResult, ElicitResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startRecordingServer, type RecordingServer } from '../../helpers/recording-server.js';
-import { INITIALIZE, connectClient, rawRequest, rpcMessage, spawnHttpServer, type HttpServerProcess } from '../../helpers/spawn-http.js';
+import { INITIALIZE, connectEraClient, rawRequest, rpcMessage, spawnHttpServer, type HttpServerProcess } from '../../helpers/spawn-http.js';
 import { fullEnv } from '../../helpers/upstream.js';
 
 let upstream: RecordingServer;
@@ -23,8 +24,8 @@ const MIGRATE = { keyTag: 'kt-1', targetRegion: 'JPN' };
 const MIGRATED = { body: { code: 'SUCCESS', data: { keyTag: 'kt-1', targetRegion: 'JPN' } } };
 const text = (r: CallToolResult) => (r.content[0] as { text: string }).text;
 
-for (const mode of ['sessions', 'stateless'] as const) {
-  describe(`narrowing (${mode})`, () => {
+for (const [mode, era] of [['sessions', '2025'], ['stateless', '2025'], ['sessions', '2026'], ['stateless', '2026']] as const) {
+  describe(`narrowing (${mode}, ${era} client)`, () => {
     let server: HttpServerProcess;
     beforeAll(async () => {
       server = await spawnHttpServer(
@@ -37,7 +38,7 @@ for (const mode of ['sessions', 'stateless'] as const) {
     });
 
     it('X-MCP-Read-Only: true leaves only the read-only tools of the process', async () => {
-      const { client } = await connectClient(server.url, { 'X-MCP-Read-Only': 'true' });
+      const client = await connectEraClient(era, server.url, { 'X-MCP-Read-Only': 'true' });
       expect((await client.listTools()).tools.map((t) => t.name)).toEqual(['search_list_tokenizer_languages']);
       const refused = (await client.callTool({ name: 'kms_migrate_key', arguments: { ...MIGRATE, confirm: 'kt-1' } })) as CallToolResult;
       expect(text(refused)).toMatch(/\[not_enabled\].*read-only mode/);
@@ -46,7 +47,7 @@ for (const mode of ['sessions', 'stateless'] as const) {
     });
 
     it('X-MCP-Tools narrows, and cannot widen what the process allows', async () => {
-      const { client } = await connectClient(server.url, { 'X-MCP-Tools': 'kms_migrate_key,recommendation_delete_service' });
+      const client = await connectEraClient(era, server.url, { 'X-MCP-Tools': 'kms_migrate_key,recommendation_delete_service' });
       expect((await client.listTools()).tools.map((t) => t.name)).toEqual(['kms_migrate_key']);
       const refused = (await client.callTool({ name: 'recommendation_delete_service', arguments: { serviceId: 's', confirm: 's' } })) as CallToolResult;
       expect(text(refused)).toMatch(/\[not_enabled\]/);
@@ -63,15 +64,16 @@ for (const mode of ['sessions', 'stateless'] as const) {
       expect(rpcMessage(bad.body).error?.message).toMatch(/X-MCP-Read-Only must be true or false/);
     });
 
-    it(mode === 'sessions' ? 'confirms a destructive call with a form over the session' : 'asks no form statelessly: confirm is needed', async () => {
+    const forms = mode === 'sessions' || era === '2026';
+    it(forms ? 'confirms a destructive call with a form' : 'asks no form statelessly: confirm is needed', async () => {
       let asked = 0;
-      const { client } = await connectClient(server.url, {}, () => {
+      const client = await connectEraClient(era, server.url, {}, () => {
         asked += 1;
         return { action: 'accept', content: { keyTag: 'kt-1' } } satisfies ElicitResult;
       });
       upstream.reply(MIGRATED);
       const result = (await client.callTool({ name: 'kms_migrate_key', arguments: MIGRATE })) as CallToolResult;
-      if (mode === 'sessions') {
+      if (forms) {
         expect(result.isError, text(result)).toBeFalsy();
         expect(asked).toBe(1);
         expect(upstream.requests).toHaveLength(1);

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { startRecordingServer, type RecordingServer } from '../../helpers/recording-server.js';
 import { fullEnv } from '../../helpers/upstream.js';
-import { connectClient, rawRequest, spawnHttpServer, waitFor } from '../../helpers/spawn-http.js';
+import { connectClient, connectEraClient, rawRequest, spawnHttpServer, waitFor } from '../../helpers/spawn-http.js';
 
 // SIGTERM while tool calls are in flight: a slow upstream on loopback (no sandbox: a spawned server's sandbox
 // faults are out of reach) keeps the calls busy while the signal arrives.
@@ -23,13 +23,13 @@ describe('graceful shutdown', () => {
   });
 
   for (const mode of ['sessions', 'stateless'] as const) {
-    it(`${mode}: SIGTERM during in-flight calls lets them complete, then the process exits 0`, async () => {
+    it(`${mode}: SIGTERM during in-flight calls (2025 and 2026-07-28 clients) lets them complete, then the process exits 0`, async () => {
       upstream.reset();
       upstream.setFallback({ status: 200, body: LANGUAGES, delayMs: UPSTREAM_DELAY_MS });
       const server = await spawnHttpServer(mode === 'stateless' ? ['--stateless'] : [], fullEnv(upstream.url));
-      const clients = await Promise.all([1, 2].map(() => connectClient(server.url)));
+      const clients = await Promise.all((['2025', '2026'] as const).map((era) => connectEraClient(era, server.url)));
       const calls = Array.from({ length: CALLS }, (_, i) =>
-        clients[i % 2]!.client.callTool({ name: 'search_list_tokenizer_languages', arguments: {} }) as Promise<CallToolResult>,
+        clients[i % 2]!.callTool({ name: 'search_list_tokenizer_languages', arguments: {} }) as Promise<CallToolResult>,
       );
       await waitFor(() => upstream.requests.length === CALLS, 10_000, 'every call to reach the upstream');
 
@@ -46,7 +46,7 @@ describe('graceful shutdown', () => {
       }
       expect(await server.exited).toBe(0);
       expect(Date.now() - started).toBeLessThan(10_000);
-      for (const { client } of clients) await client.close().catch(() => {});
+      for (const client of clients) await client.close().catch(() => {});
     }, 30_000);
   }
 
