@@ -1,4 +1,5 @@
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+import { regionDescription, type StreamingRegion } from '../catalogue/fields.js';
 import type { AnyOperation } from '../catalogue/types.js';
 import { executePrepared, prepare, signRequest, type ExecutorDeps } from '../gateway/executor.js';
 import { confirmDestructiveCall } from './confirmation.js';
@@ -44,7 +45,7 @@ function outputSchema(op: AnyOperation): Tool['outputSchema'] {
  */
 export function catalogueTool(op: AnyOperation, definition: Tool, deps: ExecutorDeps, frame: CallFrame): ToolHandler {
   return {
-    definition,
+    definition: op.streamingRegion ? withRegionDefault(definition, deps.config.streamingRegion) : definition,
     facts: { name: op.name, readOnly: op.annotations.readOnlyHint, services: [op.service] },
     call: (args, extra, session) =>
       runToolCall(frame, op.name, extra.signal, async (signal) => {
@@ -56,4 +57,16 @@ export function catalogueTool(op: AnyOperation, definition: Tool, deps: Executor
         return { reply: answer.kind === 'text' ? { text: answer.value } : { json: answer.value, paging: op.paging }, meta };
       }),
   };
+}
+
+/**
+ * E1/E2's `region` says the default this server applies (SVC_STREAMING_REGION, which the agent cannot see). The
+ * generated definitions say the built-in default; this puts the configured one in, once per server factory.
+ */
+function withRegionDefault(definition: Tool, region: StreamingRegion): Tool {
+  const properties = definition.inputSchema.properties;
+  const current = properties?.region;
+  if (!properties || !current) return definition;
+  const described = { ...(current as object), description: regionDescription(region) };
+  return { ...definition, inputSchema: { ...definition.inputSchema, properties: { ...properties, region: described } } };
 }
