@@ -31,3 +31,24 @@ describe('the streaming Region default (E1, E2)', () => {
     expect(JSON.stringify(tools)).not.toContain('SVC_STREAMING_REGION');
   });
 });
+
+describe('values no tool of this server can read (E4, E13)', () => {
+  const descriptionOf = async (name: string) => (await listTools()).find((t) => t.name === name)!.description!;
+
+  it('E4 says it edits options and does not run the job, and that nrn, scriptPath and logPath must come from the user', async () => {
+    const text = await descriptionOf('dataflow_update_job_execution_options');
+    expect(text).toMatch(/execution options/);
+    expect(text).toMatch(/does not run the job/);
+    for (const field of ['nrn', 'scriptPath', 'logPath']) expect(text).toContain(field);
+    expect(text).toMatch(/no tool here reads/);
+    expect(text).toMatch(/ask the user, never guess/);
+  });
+
+  it('E13 says the schema is replaced whole, indexes only added, and that the current schema must come from the user', async () => {
+    const text = await descriptionOf('search_update_schema');
+    expect(text).toMatch(/whole schema/);
+    expect(text).toMatch(/indexes can only be added/);
+    expect(text).toMatch(/No tool here reads the current schema/);
+    expect(text).toMatch(/ask the user, never guess/);
+  });
+});
