@@ -2,7 +2,7 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { ToolFailure, type CallMeta } from '../gateway/errors.js';
 import type { Redactor } from '../util/redact.js';
 import type { Calls } from './calls.js';
-import { shortenToFit } from './result-size.js';
+import { shortenToFit, shortenedNote } from './result-size.js';
 import { errorResult } from './tool-registry.js';
 
 export interface CallLog {
@@ -111,11 +111,11 @@ function render(reply: Reply, frame: CallFrame): CallToolResult {
     );
   }
   const left = fitted.shortened.map((s) => `${s.path} shows ${s.shown} of ${s.total} items`).join('; ');
-  const how = 'paging' in reply && reply.paging ? ` To get the rest, ${reply.paging}.` : ' Ask for less to get the rest.';
+  const how = 'paging' in reply && reply.paging ? `To get the rest, ${reply.paging}.` : 'Ask for less to get the rest.';
   return {
     content: [
       { type: 'text', text: words ?? JSON.stringify(fitted.value) },
-      { type: 'text', text: `Shortened to fit SVC_MAX_RESULT_BYTES (${max} bytes, about ${Math.round(max / 4)} tokens): ${left}.${how}` },
+      { type: 'text', text: shortenedNote(max, left, how) },
     ],
     structuredContent: fitted.value as Record<string, unknown>,
   };
