@@ -1,5 +1,5 @@
 import { SERVICES, type ServiceId } from './catalogue/types.js';
-import { STREAMING_REGIONS } from './catalogue/fields.js';
+import { DEFAULT_STREAMING_REGION, STREAMING_REGIONS } from './catalogue/fields.js';
 
 /** One row of ENV_VARIABLES. */
 export interface EnvVariable {
@@ -119,7 +119,7 @@ export const ENV_VARIABLES = [
     group: 'service',
     meaning: 'streaming Region (E1, E2) when a call names none',
     choices: Object.keys(STREAMING_REGIONS),
-    default: 'KR',
+    default: DEFAULT_STREAMING_REGION,
   },
   {
     name: 'SVC_TIMEOUT_MS',

@@ -6,7 +6,9 @@ export const updateJobExecutionOptions = defineOperation({
   id: 'E4',
   name: 'dataflow_update_job_execution_options',
   title: 'Update job execution options',
-  description: "Replaces a data-flow job's execution options.",
+  description:
+    "Edits a data-flow job's execution options; does not run the job. Needs its nrn, scriptPath and logPath, which " +
+    'no tool here reads: ask the user, never guess.',
   service: 'dataflow',
   method: 'PUT',
   path: '/api/v1/jobs/{jobId}/executions',

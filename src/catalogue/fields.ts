@@ -33,11 +33,20 @@ export const pathSegment = (description?: string) => {
 /** E1/E2: the streaming service lives in three Regions, each with its own path segment. */
 export const STREAMING_REGIONS = { KR: 'v1', SGN: 'sgn-v1', JPN: 'jpn-v1' } as const;
 export type StreamingRegion = keyof typeof STREAMING_REGIONS;
+/** The Region of a call that names none, unless SVC_STREAMING_REGION says otherwise. */
+export const DEFAULT_STREAMING_REGION = 'KR' satisfies StreamingRegion;
+
+/**
+ * The description of `region`: the default the running server applies, since the agent cannot see its environment.
+ * The catalogue says the built-in default; the server puts its configured one in its tool list (catalogue-tools.ts).
+ */
+export const regionDescription = (region: StreamingRegion) => `Default: ${region}`;
+
 export const streamingRegion = () =>
   z
     .enum(Object.keys(STREAMING_REGIONS) as [StreamingRegion, ...StreamingRegion[]])
     .optional()
-    .describe('Default: SVC_STREAMING_REGION');
+    .describe(regionDescription(DEFAULT_STREAMING_REGION));
 
 /**
  * A 64-bit "Long" (E7): an integer up to 2^53-1 (where JSON numbers stop being exact, so the schema says so with

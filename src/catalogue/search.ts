@@ -22,8 +22,8 @@ export const updateSchema = defineOperation({
   name: 'search_update_schema',
   title: 'Replace a search domain schema',
   description:
-    "Replaces a search domain's schema; indexes can only be added, existing ones kept unchanged. " +
-    'Index options: svc://search/tokenizer-languages.',
+    "Replaces a search domain's whole schema; indexes can only be added. No tool here reads the current schema: ask " +
+    'the user, never guess. Index options: svc://search/tokenizer-languages.',
   service: 'search',
   method: 'PUT',
   path: '/CloudSearch/real/v1/domain/{name}/schema',

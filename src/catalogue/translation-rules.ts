@@ -61,18 +61,37 @@ const RULE_3_PAIRS = new Set(RULE_3.flatMap(([a, others]) => others.flatMap((b) 
 const RULE_4_PAIRS = new Set(RULE_4.map(([s, t]) => key(s, t)));
 
 /**
- * What backs a direction: the table, rule 3 (its pairs work both ways), rule 4, or nothing the spec says
- * (`not documented`: a source the table does not show; sent as is, the platform decides). `ruled out`: a
- * source the table shows, with a target that neither its row nor rules 3-4 give.
+ * What backs a direction. The table lists each pair once and pairs work in both directions (rule 3 says so, and
+ * rule 4's honorific directions ja -> ko, zh -> ko and zh -> ja are reverses of listed pairs), so every direction of
+ * rules 3 and 4 is `documented` or `documented in reverse`. `not documented`: a source the table does not show ("not
+ * shown"): sent, and the platform decides. `ruled out`: the same language on both sides (a direction needs a source
+ * different from the target), or a source the table shows with a target that neither its row nor a reverse gives.
  */
-export type DirectionBasis = 'table' | 'rule 3' | 'rule 4' | 'not documented' | 'ruled out';
+export type DirectionBasis = 'documented' | 'documented in reverse' | 'not documented' | 'ruled out';
 
 export function directionBasis(source: LanguageCode, target: LanguageCode): DirectionBasis {
-  if (TABLE[source]?.includes(target)) return 'table';
-  if (RULE_3_PAIRS.has(key(source, target))) return 'rule 3';
-  if (RULE_4_PAIRS.has(key(source, target))) return 'rule 4';
+  if (source === target) return 'ruled out';
+  if (TABLE[source]?.includes(target)) return 'documented';
+  if (TABLE[target]?.includes(source)) return 'documented in reverse';
   return TABLE[source] ? 'ruled out' : 'not documented';
 }
+
+/** Each basis in plain words, for an agent that never sees the spec: the resource and the README say these. */
+export const BASIS_MEANINGS: Readonly<Record<Exclude<DirectionBasis, 'ruled out'>, string>> = {
+  documented: 'the translation service documents this direction',
+  'documented in reverse': 'the service documents the opposite direction, and its language pairs work both ways',
+  'not documented':
+    'the service documents no directions from this source language: the request is sent, and the service decides',
+};
+
+/** The sources whose directions the service documents: from them, only documented directions and reverses are sent. */
+export const DOCUMENTED_SOURCES = LANGUAGE_CODES.filter((code) => TABLE[code] !== undefined);
+
+/** Rule 3's pairs and rule 4's directions in words, for refusals, notes and the README. */
+export const GLOSSARY_PAIRS_WORDS = `${RULE_3.map(([a, others]) => `${a} with ${others.join(', ')}`).join('; ')} (both ways)`;
+export const HONORIFIC_WORDS = [...new Set(RULE_4.map(([, t]) => t))]
+  .map((target) => `${RULE_4.filter(([, t]) => t === target).map(([s]) => s).join(', ')} -> ${target}`)
+  .join('; ');
 
 const isRuledOut = (source: LanguageCode, target: LanguageCode) => directionBasis(source, target) === 'ruled out';
 
@@ -193,11 +212,8 @@ export function translationIssues(req: TranslationRequest): TranslationIssue[] {
   const { source, target } = req;
   const issues: TranslationIssue[] = [];
   if (source !== 'auto' && isRuledOut(source, target)) {
-    issues.push({
-      rule: 'direction',
-      field: 'target',
-      message: `${source} -> ${target} is not a supported direction; targets of ${source}: ${targetsOf(source).join(', ')}`,
-    });
+    const why = source === target ? 'the target must differ from the source' : `targets of ${source}: ${targetsOf(source).join(', ')}`;
+    issues.push({ rule: 'direction', field: 'target', message: `${source} -> ${target} is not a supported direction; ${why}` });
     return issues;
   }
   if (req.text !== undefined) {
@@ -211,14 +227,14 @@ export function translationIssues(req: TranslationRequest): TranslationIssue[] {
     issues.push({
       rule: 'glossary',
       field: req.replaceInfo !== undefined ? 'replaceInfo' : 'glossaryKey',
-      message: `glossaryKey and replaceInfo are not supported for ${source} -> ${target} (rule 3)`,
+      message: `glossaryKey and replaceInfo are not supported for ${source} -> ${target}; they are for ${GLOSSARY_PAIRS_WORDS}`,
     });
   }
   if (req.honorific === true && !honorificPossible(source, target)) {
     issues.push({
       rule: 'honorific',
       field: 'honorific',
-      message: `honorific is not supported for ${source} -> ${target} (rule 4: en, ja, zh-CN, zh-TW -> ko; ko, en, zh-CN, zh-TW -> ja)`,
+      message: `honorific is not supported for ${source} -> ${target}; it is for ${HONORIFIC_WORDS}`,
     });
   }
   return issues;
@@ -248,3 +264,35 @@ export function directionInfo(source: LanguageCode, target: LanguageCode): Direc
 export function directions(): DirectionInfo[] {
   return LANGUAGE_CODES.flatMap((source) => targetsOf(source).map((target) => directionInfo(source, target)!));
 }
+
+/** How many directions the tool sends, in all and per basis. */
+export function directionCounts(): { total: number } & Record<Exclude<DirectionBasis, 'ruled out'>, number> {
+  const all = directions();
+  const count = (basis: DirectionBasis) => all.filter((d) => d.basis === basis).length;
+  return {
+    total: all.length,
+    documented: count('documented'),
+    'documented in reverse': count('documented in reverse'),
+    'not documented': count('not documented'),
+  };
+}
+
+/** Which directions are refused, in words: the resource's notes and the README say this. */
+export const REFUSED_DIRECTIONS =
+  'the same language as source and target, and, from a source whose directions the service documents ' +
+  `(${DOCUMENTED_SOURCES.join(', ')}), a target neither documented nor documented in reverse`;
+
+const SPAN_TAGS = '<span translate="no">…</span> / <span class="notranslate">…</span>';
+
+/** The notes of the language-pairs resource: every field and rule in plain words, true of what the tool checks. */
+export const PAIR_NOTES: readonly string[] = [
+  'basis says what backs a direction; basisMeanings says each in words.',
+  `Directions not listed are refused before anything is sent: ${REFUSED_DIRECTIONS}.`,
+  'source may also be auto (detected by the service); the direction is then checked by the service after detection.',
+  `glossaryAndReplaceInfo: glossaryKey and replaceInfo are honoured (replaceInfo wins when both are given), and so are ${SPAN_TAGS} ` +
+    'tags: the text inside stays untranslated.',
+  'honorific: polite forms can be asked for (honorific: true); terms that come from a glossary are not made polite.',
+  `text: at most ${TEXT_LIMIT} characters per call, counted as code points. Where glossaryAndReplaceInfo is true, span-tagged ` +
+    'text and its tags do not count; elsewhere every character counts, tags included. With source auto, span-tagged ' +
+    'text does not count when some source the text may have supports span tags for the target.',
+];

@@ -7,9 +7,9 @@ export const translateText = defineOperation({
   name: 'translation_translate_text',
   title: 'Translate text',
   description:
-    'Translates up to 5000 chars; <span translate="no"> or <span class="notranslate"> text stays as is, uncounted where ' +
-    'the pair supports spans. Directions and support: svc://translation/language-pairs (undocumented ones are sent as ' +
-    'is). replaceInfo overrides glossaryKey.',
+    'Translates up to 5000 chars; where the direction supports spans, <span translate="no"> or <span ' +
+    'class="notranslate"> text stays as is, uncounted. Directions and support: ' +
+    'svc://translation/language-pairs. replaceInfo overrides glossaryKey.',
   service: 'translation',
   method: 'POST',
   path: '/nmt/v1/translation',

@@ -4,7 +4,7 @@ import type { Calls } from './calls.js';
 import { dryRunReply } from './dry-run.js';
 import { ToolFailure, type CallMeta } from './errors.js';
 import { executePrepared, prepare, signRequest, type ExecutorDeps } from './executor.js';
-import { shortenToFit } from './result-size.js';
+import { shortenToFit, shortenedNote } from './result-size.js';
 import { takeSafetyArgs } from './safety-args.js';
 
 /** A tool result as MCP carries it. The gateway knows nothing of the SDK: the MCP layer returns this as it is. */
@@ -190,11 +190,11 @@ function render(reply: Reply, frame: CallFrame): ToolResult {
     );
   }
   const left = fitted.shortened.map((s) => `${s.path} shows ${s.shown} of ${s.total} items`).join('; ');
-  const how = 'paging' in reply && reply.paging ? ` To get the rest, ${reply.paging}.` : ' Ask for less to get the rest.';
+  const how = 'paging' in reply && reply.paging ? `To get the rest, ${reply.paging}.` : 'Ask for less to get the rest.';
   return {
     content: [
       { type: 'text', text: words ?? JSON.stringify(fitted.value) },
-      { type: 'text', text: `Shortened to fit SVC_MAX_RESULT_BYTES (${max} bytes, about ${Math.round(max / 4)} tokens): ${left}.${how}` },
+      { type: 'text', text: shortenedNote(max, left, how) },
     ],
     structuredContent: fitted.value as Record<string, unknown>,
   };

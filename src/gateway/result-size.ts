@@ -5,6 +5,13 @@ export interface Shortened {
   total: number;
 }
 
+/**
+ * The note of a result shortened to fit SVC_MAX_RESULT_BYTES: the limit, what was left out (`left`, e.g. "x shows 3
+ * of 9 items") and how to get the rest (`how`, a sentence). One wording for every tool.
+ */
+export const shortenedNote = (maxBytes: number, left: string, how: string) =>
+  `Shortened to fit SVC_MAX_RESULT_BYTES (${maxBytes} bytes, about ${Math.round(maxBytes / 4)} tokens): ${left}. ${how}`;
+
 const bytes = (value: unknown) => Buffer.byteLength(typeof value === 'string' ? value : JSON.stringify(value), 'utf8');
 
 /**

@@ -17,7 +17,7 @@ export interface SafetyArgs {
 /** JSON Schema of the added arguments of an operation (empty for a read-only one). */
 export function safetyProperties(op: AnyOperation): Record<string, object> {
   const properties: Record<string, object> = {};
-  if (acceptsDryRun(op)) properties.dryRun = { type: 'boolean', description: 'Return the signed request; send nothing' };
+  if (acceptsDryRun(op)) properties.dryRun = { type: 'boolean', description: 'Show the request; send nothing' };
   if (op.confirmation) {
     properties.confirm = {
       type: 'string',

@@ -1,4 +1,5 @@
 import type { Tool } from '@modelcontextprotocol/server';
+import { regionDescription, type StreamingRegion } from '../catalogue/fields.js';
 import type { AnyOperation } from '../catalogue/types.js';
 import { dryRunOutput } from '../gateway/dry-run.js';
 import { callOperation, type CallFrame } from '../gateway/pipeline.js';
@@ -39,8 +40,20 @@ function outputSchema(op: AnyOperation): Tool['outputSchema'] {
 /** Catalogue entry -> tool handler: every operation runs through the one pipeline. */
 export function catalogueTool(op: AnyOperation, definition: Tool, frame: CallFrame): ToolHandler {
   return {
-    definition,
+    definition: op.streamingRegion ? withRegionDefault(definition, frame.deps.config.streamingRegion) : definition,
     facts: { name: op.name, readOnly: op.annotations.readOnlyHint, services: [op.service] },
     call: (args, hooks) => callOperation(op, args, frame, hooks),
   };
+}
+
+/**
+ * E1/E2's `region` says the default this server applies (SVC_STREAMING_REGION, which the agent cannot see). The
+ * generated definitions say the built-in default; this puts the configured one in, once per server factory.
+ */
+function withRegionDefault(definition: Tool, region: StreamingRegion): Tool {
+  const properties = definition.inputSchema.properties;
+  const current = properties?.region;
+  if (!properties || !current) return definition;
+  const described = { ...(current as object), description: regionDescription(region) };
+  return { ...definition, inputSchema: { ...definition.inputSchema, properties: { ...properties, region: described } } };
 }

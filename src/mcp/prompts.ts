@@ -197,7 +197,7 @@ const call = (args: Record<string, unknown>) => JSON.stringify(args);
 function spanRule(source: SourceCode, target: LanguageCode): string {
   const tags = '<span translate="no">…</span> or <span class="notranslate">…</span>';
   if (!spansHonoured(source, target)) {
-    return `Text inside ${tags} is translated and counted like any other text for ${source} -> ${target}: span tags are not supported there.`;
+    return `Text inside ${tags} counts like any other text for ${source} -> ${target} and may be translated: span tags are not supported there.`;
   }
   const when = source === 'auto' ? ' (when the detected source language supports span tags for this target)' : '';
   return `Text inside ${tags} is not translated and does not count toward the limit${when}: keep such spans exactly as written and never split one between calls.`;

@@ -1,10 +1,11 @@
 import {
   AI_FILTERS,
+  BASIS_MEANINGS,
   CRS_CODES,
   LANGUAGE_CODES,
   LANGUAGE_NAMES,
+  PAIR_NOTES,
   SOURCE_CODES,
-  TEXT_LIMIT,
   TOKENIZER_LANGUAGES,
   directionInfo,
   directions,
@@ -31,24 +32,13 @@ export function tokenizerLanguagesDoc() {
 
 const language = (code: LanguageCode) => ({ code, name: LANGUAGE_NAMES[code] });
 
-const PAIR_NOTES = [
-  "basis says what backs a direction: 'table' (the spec's direction table), 'rule 3' (glossary pairs work in both " +
-    "directions), 'rule 4' (honorific directions), or 'not documented' (a source the table does not show: the tool " +
-    'sends it as is and the service decides).',
-  'Directions not listed are ruled out: their source is in the table, and neither its row nor rules 3-4 give the target.',
-  'source may also be auto (detected by the service); the direction is then checked by the service after detection.',
-  'glossaryAndReplaceInfo: glossaryKey and replaceInfo are honoured (replaceInfo wins when both are given), and so are ' +
-    '<span translate="no">…</span> / <span class="notranslate">…</span> tags, which keep text untranslated.',
-  'honorific: polite forms can be asked for (honorific: true); terms that come from a glossary are not made polite.',
-  `text: at most ${TEXT_LIMIT} characters per call, not counting untranslated spans and their tags.`,
-];
-
 export function languagePairsDoc() {
   return {
     languages: LANGUAGE_CODES.map(language),
     sources: [...SOURCE_CODES],
+    basisMeanings: { ...BASIS_MEANINGS },
     pairs: directions(),
-    notes: PAIR_NOTES,
+    notes: [...PAIR_NOTES],
   };
 }
 
@@ -57,6 +47,7 @@ export function targetsDoc(source: string) {
   if (!isLanguage(source)) return undefined;
   return {
     source: language(source),
+    basisMeanings: { ...BASIS_MEANINGS },
     targets: targetsOf(source).map((target) => {
       const { basis, glossaryAndReplaceInfo, honorific } = directionInfo(source, target)!;
       return { ...language(target), basis, glossaryAndReplaceInfo, honorific };

@@ -46,8 +46,9 @@ const STATIC_RESOURCES: readonly StaticResource[] = [
     uri: 'svc://translation/language-pairs',
     title: 'Translation language pairs',
     description:
-      'Every direction translation_translate_text supports (both ways), with glossary/replaceInfo and honorific ' +
-      'support per direction, plus the language codes and names. One source: svc://translation/language-pairs/{source}.',
+      'Every direction translation_translate_text sends, with what backs it (documented, documented in reverse, not ' +
+      'documented) and its glossary/replaceInfo, span-tag and honorific support, plus the language codes and names. ' +
+      'One source: svc://translation/language-pairs/{source}.',
     doc: languagePairsDoc,
     service: 'translation',
   },
@@ -109,8 +110,8 @@ export function registerResources(server: Server): Pick<CompletionSources, 'temp
         uriTemplate: PAIRS_TEMPLATE,
         title: 'Translation targets of one source language',
         description:
-          'The target languages one source language can be translated into, with glossary/replaceInfo and honorific ' +
-          'support per direction. source is a language code, e.g. ko, en, ja, zh-CN.',
+          'The targets translation_translate_text sends one source language to, with what backs each direction and its ' +
+          'glossary/replaceInfo, span-tag and honorific support. source is a language code, e.g. ko, en, ja, zh-CN.',
         mimeType: JSON_TYPE,
         icons: serviceIcons('translation'),
       } satisfies ResourceTemplateType,

@@ -6,6 +6,7 @@ import { translateText } from '../catalogue/translation.js';
 import { ToolFailure, abortedFailure, type CallMeta } from '../gateway/errors.js';
 import { execute } from '../gateway/executor.js';
 import { runCall, type CallFrame, type Reply } from '../gateway/pipeline.js';
+import { shortenedNote } from '../gateway/result-size.js';
 import { formatIssues } from '../gateway/validation.js';
 import { chunkText } from './chunking.js';
 import { serviceIcons } from './icons.js';
@@ -180,28 +181,33 @@ export function translateAndSummarizeTool(definition: Tool, frame: CallFrame): T
 }
 
 /**
- * The result holds the translation once, in structured content, and says in words where it is. When the whole
- * translation does not fit in a result, it keeps whole translated pieces from the start, and says which part of the
- * source text the rest came from, so that it can be translated with translation_translate_text.
+ * The result says in its text what its structured content holds, summary and translation, for clients that pass
+ * only text to the model. When both do not fit in a result, the translation keeps whole translated pieces from the
+ * start, and the usual note says which part of the source text the rest came from, so that it can be translated
+ * with translation_translate_text.
  */
 function fitTranslation(output: WorkflowOutput, pieces: readonly string[], chunks: readonly string[], maxBytes: number): Reply {
-  const words = (note: string) =>
-    `Summary (${LANGUAGE_NAMES[output.targetLanguage as keyof typeof LANGUAGE_NAMES] ?? output.targetLanguage}):\n${output.summary}\n\n${note}`;
-  const whole = `The whole translation (${output.translation.length} characters, ${output.chunks} translation calls) is in structuredContent.translation.`;
-  const size = (value: object, note: string) => Buffer.byteLength(JSON.stringify(value), 'utf8') + Buffer.byteLength(words(note), 'utf8');
-  if (size(output, whole) <= maxBytes) return { json: output, text: words(whole) };
+  const language = LANGUAGE_NAMES[output.targetLanguage as keyof typeof LANGUAGE_NAMES] ?? output.targetLanguage;
+  const calls = `${output.chunks} translation call${output.chunks === 1 ? '' : 's'}`;
+  const words = (value: WorkflowOutput, note?: string) =>
+    `Summary (${language}):\n${value.summary}\n\nTranslation (${language}, ${calls}):\n${value.translation}` +
+    (note === undefined ? '' : `\n\n${note}`);
+  const size = (value: WorkflowOutput, note?: string) =>
+    Buffer.byteLength(JSON.stringify(value), 'utf8') + Buffer.byteLength(words(value, note), 'utf8');
+  if (size(output) <= maxBytes) return { json: output, text: words(output) };
   let kept = pieces.length;
-  const partial = () => ({ ...output, translation: pieces.slice(0, kept).join('').trim() });
-  const omitted = () => {
+  const partial = (): WorkflowOutput => ({ ...output, translation: pieces.slice(0, kept).join('').trim() });
+  const note = () => {
     const from = chunks.slice(0, kept).join('').length;
-    return (
-      `structuredContent.translation holds the translation of the first ${kept} of ${chunks.length} pieces (source characters ` +
-      `1-${from}); the rest (characters ${from + 1}-${chunks.join('').length} of the source text) was left out to fit ` +
-      'SVC_MAX_RESULT_BYTES: translate it with translation_translate_text.'
-    );
+    const left =
+      kept === 0
+        ? `translation holds none of the ${chunks.length} translated pieces`
+        : `translation shows the first ${kept} of ${chunks.length} translated pieces (source characters 1-${from})`;
+    const how = `To get the rest, translate characters ${from + 1}-${chunks.join('').length} of the source text with translation_translate_text.`;
+    return shortenedNote(maxBytes, left, how);
   };
-  while (kept > 0 && size(partial(), omitted()) > maxBytes) kept -= 1;
-  return { json: partial(), text: words(omitted()) };
+  while (kept > 0 && size(partial(), note()) > maxBytes) kept -= 1;
+  return { json: partial(), text: words(partial(), note()) };
 }
 
 function stopIfCancelled(signal: AbortSignal): void {

@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 import {
   countedLength,
   directionBasis,
+  directionCounts,
   spansHonoured,
   translationIssues,
   untranslatedSpans,
@@ -58,16 +59,27 @@ describe('counted length', () => {
 });
 
 describe('directions', () => {
-  it('gives each direction its basis in the spec', () => {
-    expect(directionBasis('ko', 'it')).toBe('table');
-    expect(directionBasis('ja', 'ko')).toBe('rule 3');
-    expect(directionBasis('fr', 'ko')).toBe('rule 3');
-    expect(directionBasis('zh-TW', 'ja')).toBe('rule 3');
-    expect(directionBasis('vi', 'ko')).toBe('not documented');
-    expect(directionBasis('zh-TW', 'zh-CN')).toBe('not documented');
+  it('gives each direction its basis in the spec: the table, its reverse (pairs work both ways), or nothing', () => {
+    expect(directionBasis('ko', 'it')).toBe('documented');
+    expect(directionBasis('ja', 'ko')).toBe('documented in reverse');
+    expect(directionBasis('fr', 'ko')).toBe('documented in reverse');
+    expect(directionBasis('zh-TW', 'ja')).toBe('documented in reverse');
+    // Issue 18: reverses of table directions are documented, from any source.
+    expect(directionBasis('vi', 'ko')).toBe('documented in reverse');
+    expect(directionBasis('zh-TW', 'zh-CN')).toBe('documented in reverse');
+    expect(directionBasis('vi', 'th')).toBe('not documented');
+    expect(directionBasis('it', 'en')).toBe('not documented');
     expect(directionBasis('ja', 'es')).toBe('ruled out');
     expect(directionBasis('en', 'it')).toBe('ruled out');
+    // A direction needs a source different from the target, whatever the source.
     expect(directionBasis('ko', 'ko')).toBe('ruled out');
+    expect(directionBasis('vi', 'vi')).toBe('ruled out');
+    expect(directionBasis('it', 'it')).toBe('ruled out');
+  });
+
+  it('counts 30 documented directions, 28 reverses and 85 from sources the spec shows no directions for', () => {
+    // 12 + 11 + 6 + 1 listed; 29 pairs both ways make 58; 9 other sources x 12 targets, less their 23 reverses.
+    expect(directionCounts()).toEqual({ total: 143, documented: 30, 'documented in reverse': 28, 'not documented': 85 });
   });
 });
 
@@ -76,6 +88,11 @@ describe('translationIssues', () => {
 
   it('refuses what the spec rules out, and nothing more', () => {
     expect(fields({ source: 'ja', target: 'es', text: 'x' })).toEqual(['direction:target']);
+    expect(fields({ source: 'vi', target: 'vi', text: 'x' })).toEqual(['direction:target']);
+    expect(translationIssues({ source: 'vi', target: 'vi' })[0]?.message).toBe(
+      'vi -> vi is not a supported direction; the target must differ from the source',
+    );
+    expect(fields({ source: 'vi', target: 'ko', text: 'x' })).toEqual([]);
     expect(fields({ source: 'vi', target: 'th', text: 'x' })).toEqual([]);
     expect(fields({ source: 'auto', target: 'it', text: 'x' })).toEqual([]);
   });
@@ -96,5 +113,15 @@ describe('translationIssues', () => {
     expect(fields({ source: 'ko', target: 'en', honorific: true })).toEqual(['honorific:honorific']);
     expect(fields({ source: 'auto', target: 'ja', honorific: true })).toEqual([]);
     expect(fields({ source: 'auto', target: 'en', honorific: true })).toEqual(['honorific:honorific']);
+  });
+
+  it('words its refusals without the spec’s rule numbers, naming where the feature is supported', () => {
+    expect(translationIssues({ source: 'en', target: 'es', glossaryKey: 'g' })[0]?.message).toBe(
+      'glossaryKey and replaceInfo are not supported for en -> es; they are for ko with en, ja, zh-CN, zh-TW, fr; en ' +
+        'with ja, zh-CN, zh-TW, vi, th, id, fr; ja with zh-CN, zh-TW (both ways)',
+    );
+    expect(translationIssues({ source: 'ko', target: 'en', honorific: true })[0]?.message).toBe(
+      'honorific is not supported for ko -> en; it is for en, ja, zh-CN, zh-TW -> ko; ko, en, zh-CN, zh-TW -> ja',
+    );
   });
 });

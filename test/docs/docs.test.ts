@@ -2,7 +2,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { CATALOGUE } from '../../src/catalogue/catalogue.js';
 import { ENV_VARIABLES, namesOf, variableNamed, type EnvVariable } from '../../src/env-variables.js';
-import { envTable, httpEnvTable, replaceBlock, serverJsonVariables, toolTable } from './generated-docs.js';
+import { envTable, httpEnvTable, replaceBlock, serverJsonVariables, toolTable, translationNote } from './generated-docs.js';
 
 // `npm run docs` sets UPDATE_DOCS=1 to rewrite the generated parts instead of checking them.
 const update = process.env.UPDATE_DOCS === '1';
@@ -12,6 +12,7 @@ describe('generated documentation', () => {
     ['tools', 'the catalogue', toolTable],
     ['env', 'the table of environment variables', envTable],
     ['env-http', 'the table of environment variables', httpEnvTable],
+    ['translation', 'the translation rules', translationNote],
   ])('README block %s matches %s', (block, _, generate) => {
     const readme = readFileSync('README.md', 'utf8');
     const expected = replaceBlock(readme, block, generate());

@@ -1,6 +1,14 @@
 import { CATALOGUE } from '../../src/catalogue/catalogue.js';
 import { SERVICES, SERVICE_NAMES } from '../../src/catalogue/types.js';
 import type { Operation } from '../../src/catalogue/types.js';
+import {
+  BASIS_MEANINGS,
+  GLOSSARY_PAIRS_WORDS,
+  HONORIFIC_WORDS,
+  REFUSED_DIRECTIONS,
+  TEXT_LIMIT,
+  directionCounts,
+} from '../../src/catalogue/translation-rules.js';
 import { ENV_GROUPS, ENV_VARIABLES, namesOf, placeholderOf, readableDefault, type EnvVariable } from '../../src/env-variables.js';
 
 const AUTH: Record<Operation['auth'], string> = {
@@ -105,4 +113,44 @@ export function serverJsonVariables(): Record<string, unknown>[] {
       };
     });
   });
+}
+
+/**
+ * The README's note on translation directions: the counts, the meaning of each basis and what is refused, in the
+ * words of src/catalogue/translation-rules.ts (which builds the resource and the tool's refusals from the same data).
+ */
+export function translationNote(): string {
+  const counts = directionCounts();
+  const basis = (name: keyof typeof BASIS_MEANINGS) => `\`${name}\` (${counts[name]}: ${BASIS_MEANINGS[name]})`;
+  const text =
+    "- **Translation (E3).** The spec's direction table lists each language pair once, and pairs work in both " +
+    `directions. \`svc://translation/language-pairs\` lists the ${counts.total} directions the tool sends, each with its ` +
+    `\`basis\`: ${basis('documented')}, ${basis('documented in reverse')} or ${basis('not documented')}. Every other ` +
+    `direction is refused before anything is sent: ${REFUSED_DIRECTIONS} (e.g. ko → ko, ja → es). The ${TEXT_LIMIT} ` +
+    'characters are counted as code points; `<span translate="no">…</span>` and `<span class="notranslate">…</span>` ' +
+    '(either attribute form, any case, nested spans closing at their own tag) are left untranslated and not counted, ' +
+    'but only on the directions where `glossaryAndReplaceInfo` is true (the spec gives span tags the languages of ' +
+    'glossaries): elsewhere they count like any text. `glossaryKey` and `replaceInfo` are refused outside ' +
+    `${GLOSSARY_PAIRS_WORDS}; \`honorific: true\` outside ${HONORIFIC_WORDS}. With \`source: auto\`, only what no ` +
+    'source the text may have allows is refused. These rules are checked in code (one module, ' +
+    "`src/catalogue/translation-rules.ts`, used by the tool, the workflow's chunker, the prompts, the resource and the " +
+    'sandbox).';
+  return wrap(text, 115, '  ');
+}
+
+/** Words to lines of at most `width` characters, every line after the first indented. */
+function wrap(text: string, width: number, indent: string): string {
+  const lines: string[] = [];
+  let line = '';
+  for (const word of text.split(' ')) {
+    const next = line === '' ? word : `${line} ${word}`;
+    if (next.length > width && line !== '') {
+      lines.push(line);
+      line = `${indent}${word}`;
+    } else {
+      line = next;
+    }
+  }
+  lines.push(line);
+  return lines.join('\n');
 }

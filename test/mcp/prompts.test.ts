@@ -80,7 +80,7 @@ describe('prompts', () => {
     expect(toEs).not.toContain('one call, with the whole text');
     expect(toEs).toContain('The text counts 5090 characters');
     expect(toEs).toContain('--- piece 2 of 2 ---');
-    expect(toEs).toContain('translated and counted like any other text for ko -> es');
+    expect(toEs).toContain('counts like any other text for ko -> es and may be translated');
     const toEn = await render('translate_and_summarize', { text: long, target: 'en', source: 'ko' });
     expect(toEn).toContain('The text counts 4990 characters: one call, with the whole text.');
     expect(toEn).toContain('does not count toward the limit');
@@ -149,9 +149,10 @@ describe('prompt argument completion', () => {
     expect(fromJa).not.toContain('es');
     expect(fromJa).not.toContain('ja');
     expect(fromJa).toEqual(['ko', 'en', 'zh-CN', 'zh-TW', 'vi', 'th', 'id', 'fr']);
-    // zh-TW is not a source of the table: rule 3 gives ko, en and ja; every other target is sent as is.
+    // zh-TW is not a source of the table: the reverses of its pairs (ko, en, ja, zh-CN) come first; every other
+    // target but zh-TW itself is sent as is.
     expect(await completeArg('summarize_and_translate', 'target', '', { source: 'zh-TW' })).toEqual([
-      'ko', 'en', 'ja', 'zh-CN', 'zh-TW', 'vi', 'th', 'id', 'fr', 'es', 'ru', 'de', 'it',
+      'ko', 'en', 'ja', 'zh-CN', 'vi', 'th', 'id', 'fr', 'es', 'ru', 'de', 'it',
     ]);
     expect(await completeArg('translate_and_summarize', 'target', 'z', { source: 'en' })).toEqual(['zh-CN', 'zh-TW']);
     expect(await completeArg('translate_and_summarize', 'target', 'es', { source: 'ja' })).toEqual([]);

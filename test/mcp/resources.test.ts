@@ -35,13 +35,14 @@ interface Pair {
 }
 
 /**
- * Issue 11, item 6, from the spec: a direction is backed by the table, by rule 3 (both directions) or by rule 4; a
- * source the table shows has no other direction; any other source may be sent anywhere ("not documented").
+ * From the spec (issue 18, DESIGN.md point 1): the table lists each pair once and pairs work in both directions; a
+ * source the table shows has no other direction; any other source may be sent to any other language ("not
+ * documented"); a direction needs a source different from the target.
  */
 function expectedBasis(source: string, target: string): string | undefined {
-  if (SPEC_DIRECTIONS[source]?.includes(target)) return 'table';
-  if (bothWays(SPEC_GLOSSARY).has(`${source}>${target}`)) return 'rule 3';
-  if (SPEC_HONORIFIC.includes(`${source}>${target}`)) return 'rule 4';
+  if (source === target) return undefined;
+  if (SPEC_DIRECTIONS[source]?.includes(target)) return 'documented';
+  if (SPEC_DIRECTIONS[target]?.includes(source)) return 'documented in reverse';
   return source in SPEC_DIRECTIONS ? undefined : 'not documented';
 }
 
@@ -101,13 +102,18 @@ describe('resources', () => {
       }),
     );
     expect(pairs.map((p) => `${p.source}>${p.target}:${p.basis}`)).toEqual(expected);
-    // The examples of issue 11: reverses the spec does not back are not documented; ja -> ko is rule 3.
+    // Issue 18: reverses of table directions are documented; only sources the table does not show are not.
     const basisOf = (key: string) => pairs.find((p) => `${p.source}>${p.target}` === key)?.basis;
-    for (const key of ['vi>ko', 'es>en', 'fr>ja', 'zh-TW>zh-CN', 'vi>th', 'it>en']) expect(basisOf(key), key).toBe('not documented');
-    expect(basisOf('ja>ko')).toBe('rule 3');
-    expect(basisOf('en>vi')).toBe('table');
+    for (const key of ['vi>ko', 'es>en', 'fr>ja', 'zh-TW>zh-CN', 'ja>ko']) expect(basisOf(key), key).toBe('documented in reverse');
+    for (const key of ['vi>th', 'it>en', 'es>ru']) expect(basisOf(key), key).toBe('not documented');
+    expect(basisOf('en>vi')).toBe('documented');
     expect(basisOf('ja>es')).toBeUndefined();
     expect(basisOf('zh-CN>vi')).toBeUndefined();
+    // No self-direction is listed: the tool refuses them all (ko -> ko as vi -> vi).
+    for (const code of SPEC_CODES) expect(basisOf(`${code}>${code}`), code).toBeUndefined();
+    expect(pairs).toHaveLength(143);
+    // Every glossary and honorific direction of the spec is one the tool sends.
+    for (const key of [...bothWays(SPEC_GLOSSARY), ...SPEC_HONORIFIC]) expect(basisOf(key), key).toBeDefined();
 
     const glossary = bothWays(SPEC_GLOSSARY);
     const honorific = new Set(SPEC_HONORIFIC);
@@ -121,6 +127,42 @@ describe('resources', () => {
     expect(languages.map((l) => l.code)).toEqual(SPEC_CODES);
     expect(languages.find((l) => l.code === 'zh-TW')?.name).toBe('Chinese (Traditional)');
     expect(doc.sources).toEqual(['auto', ...SPEC_CODES]);
+  });
+
+  it('explains every basis and rule in plain words, with no label of a spec the agent never sees', async () => {
+    const doc = await readJson(h.client, 'svc://translation/language-pairs');
+    const meanings = doc.basisMeanings as Record<string, string>;
+    expect(Object.keys(meanings)).toEqual(['documented', 'documented in reverse', 'not documented']);
+    expect(meanings['documented in reverse']).toMatch(/opposite direction/);
+    expect(meanings['not documented']).toMatch(/sent/);
+    const words = JSON.stringify({ meanings, notes: doc.notes });
+    expect(words).not.toMatch(/\brule \d|\btable\b|\bspec\b/i);
+    const { resources } = await h.client.listResources();
+    expect(resources.find((r) => r.uri === 'svc://translation/language-pairs')?.description).not.toMatch(/\brule \d|both ways\)/);
+  });
+
+  it('says what the tool counts: span-tagged text is free only where glossaryAndReplaceInfo is true', async () => {
+    const doc = await readJson(h.client, 'svc://translation/language-pairs');
+    const note = (doc.notes as string[]).find((n) => n.startsWith('text:'))!;
+    expect(note).toMatch(/Where glossaryAndReplaceInfo is true, span-tagged text and its tags do not count; elsewhere every character counts/);
+    const pairs = doc.pairs as Pair[];
+    expect(pairs.find((p) => p.source === 'ko' && p.target === 'en')?.glossaryAndReplaceInfo).toBe(true);
+    expect(pairs.find((p) => p.source === 'ko' && p.target === 'es')?.glossaryAndReplaceInfo).toBe(false);
+    // The tool agrees: 4,990 characters and a 50-character span pass ko -> en and are refused for ko -> es.
+    const text = `${'a'.repeat(4990)}<span translate="no">${'b'.repeat(50)}</span>`;
+    const call = (target: string) => h.client.callTool({ name: 'translation_translate_text', arguments: { source: 'ko', target, text } });
+    expect((await call('en')).isError).toBeFalsy();
+    const refused = await call('es');
+    expect(refused.isError).toBe(true);
+    expect((refused.content as { text: string }[])[0]!.text).toMatch(/text: must be at most 5000 characters \(got 5068\)/);
+  });
+
+  it('lists no self-direction, and the tool refuses every one alike', async () => {
+    for (const code of ['ko', 'vi', 'it']) {
+      const result = await h.client.callTool({ name: 'translation_translate_text', arguments: { source: code, target: code, text: 'x' } });
+      expect(result.isError, code).toBe(true);
+      expect((result.content as { text: string }[])[0]!.text).toContain(`${code} -> ${code} is not a supported direction; the target must differ from the source`);
+    }
   });
 
   it('reads the coordinate systems of E5 with the UTM-K parameters', async () => {
@@ -188,8 +230,9 @@ describe('resource template svc://translation/language-pairs/{source}', () => {
       expect((doc.source as { code: string }).code).toBe(source);
     }
     const ja = await readJson(h.client, 'svc://translation/language-pairs/ja');
-    expect(ja.targets).toContainEqual({ code: 'ko', name: 'Korean', basis: 'rule 3', glossaryAndReplaceInfo: true, honorific: true });
-    expect(ja.targets).toContainEqual({ code: 'vi', name: 'Vietnamese', basis: 'table', glossaryAndReplaceInfo: false, honorific: false });
+    expect(ja.targets).toContainEqual({ code: 'ko', name: 'Korean', basis: 'documented in reverse', glossaryAndReplaceInfo: true, honorific: true });
+    expect(ja.targets).toContainEqual({ code: 'vi', name: 'Vietnamese', basis: 'documented', glossaryAndReplaceInfo: false, honorific: false });
+    expect(Object.keys(ja.basisMeanings as object)).toEqual(['documented', 'documented in reverse', 'not documented']);
   });
 
   it('answers an unknown source with a clear error', async () => {

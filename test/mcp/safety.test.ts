@@ -243,6 +243,12 @@ describe('dry runs', () => {
     expect(headers['x-svc-apigw-signature-v2']).toBe('[redacted]');
     expect(headers['x-svc-iam-access-key']).toBe(h.sandbox.credentials.accessKey);
     expect(headers['x-svc-apigw-timestamp']).toMatch(/^\d{13}$/);
+    // The result says why the signature cannot be read off it: a real send signs again, over a fresh timestamp.
+    expect(dryRun.note).toBe(
+      'Nothing was sent. The signature (x-svc-apigw-signature-v2) is redacted: a real send signs again, with a fresh ' +
+        'timestamp (x-svc-apigw-timestamp), on each attempt.',
+    );
+    expect(text(result)).toContain('a real send signs again, with a fresh timestamp');
     expect(JSON.stringify(result)).not.toContain(h.sandbox.credentials.secretKey);
     expect(sent(h)).toBe(0);
     expect(form.asked).toBe(0);

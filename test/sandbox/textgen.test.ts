@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { generatedPart, summaryCue, summaryParameters, summaryPrompt } from '../../src/mcp/summary-prompt.js';
 import { textgenRoutes } from '../../src/sandbox/services/textgen.js';
 import { tokenize } from '../../src/sandbox/textgen/tokenizer.js';
 import type { SandboxRequest, SandboxResponse } from '../../src/sandbox/types.js';
@@ -230,5 +231,88 @@ describe('sandbox E12 completions: request id', () => {
     const err = await complete({}, { headers: { 'x-svc-studio-request-id': 'req-456' } });
     expect(err.headers).toEqual({ 'x-svc-studio-request-id': 'req-456' });
     expect((await complete({ text: SHORT })).headers).toBeUndefined();
+  });
+});
+
+describe('sandbox E12 completions: a summarising prompt gets an extractive, marked summary', () => {
+  const KOREAN = [
+    '서울은 한국의 수도입니다.',
+    '인구는 약 천만 명입니다.',
+    '한강이 도시를 가로지릅니다.',
+    '많은 관광객이 궁궐을 찾습니다.',
+    '지하철이 도시 곳곳을 연결합니다.',
+    '겨울에는 눈이 자주 옵니다.',
+    '봄에는 벚꽃이 핍니다.',
+    '여름에는 비가 많이 옵니다.',
+    '가을 하늘은 맑습니다.',
+    '음식이 다양합니다.',
+  ];
+  const generated = async (text: string, extra: Record<string, unknown> = {}) => {
+    const result = await ok({ text, ...extra });
+    expect(result.text.startsWith(text)).toBe(true);
+    return { ...result, generated: result.text.slice(text.length) };
+  };
+
+  // The prompt the server sends (src/mcp/summary-prompt.ts): the count is read from its words, the sentences are
+  // the text's own, in its language; "short" is one or two sentences (one, the lower bound), never seven.
+  it.each([
+    ['short', 1],
+    ['medium', 3],
+    ['long', 8],
+  ] as const)('%s: the first %i sentences of the text, behind the marker', async (length, count) => {
+    const prompt = summaryPrompt(KOREAN.join(' '), 'Korean', length);
+    const result = await generated(prompt, { ...summaryParameters(length), includeAiFilters: false });
+    const expected = `[simulated summary: ${count === 1 ? 'first sentence' : `first ${count} sentences`} of the input] ${KOREAN.slice(0, count).join(' ')}`;
+    expect(result.generated).toBe(expected);
+    expect(result.stopReason).toBe('end_token');
+    expect(generatedPart(result.text, prompt, summaryCue('Korean'))).toBe(expected);
+  });
+
+  it('keeps CJK sentences as written, across line breaks, and says when it has fewer than asked', async () => {
+    const prompt = summaryPrompt('東京は日本の首都です。\n人口は多いです！', 'Japanese', 'long');
+    expect((await generated(prompt)).generated).toBe('[simulated summary: first 2 sentences of the input] 東京は日本の首都です。人口は多いです！');
+  });
+
+  it('reads a plain instruction: the count in words or digits, the text after the colon or the first line', async () => {
+    expect((await generated('Summarize in one sentence: The cat sat. The dog ran. The bird flew.')).generated).toBe(
+      ' [simulated summary: first sentence of the input] The cat sat.',
+    );
+    expect((await generated('Summarise this in 2 to 3 sentences:\nThe cat sat.\nThe dog ran. The bird flew.')).generated).toBe(
+      ' [simulated summary: first 2 sentences of the input] The cat sat. The dog ran.',
+    );
+    // No count given: three sentences.
+    expect((await generated('Please write a summary of the text below.\nA b. C d. E f. G h.')).generated).toBe(
+      ' [simulated summary: first 3 sentences of the input] A b. C d. E f.',
+    );
+  });
+
+  it('honours maxTokens and stopBefore, and is deterministic', async () => {
+    const prompt = summaryPrompt(KOREAN.join(' '), 'Korean', 'long');
+    const cut = await ok({ text: prompt, maxTokens: 5, includeTokens: true });
+    expect(cut.stopReason).toBe('length');
+    expect(cut.outputTokens).toEqual(['[', 'simulated', ' summary', ':', ' first']);
+    const stopped = await generated(prompt, { stopBefore: ['한강'] });
+    expect(stopped.stopReason).toBe('stop_before');
+    expect(stopped.generated).toBe(`[simulated summary: first 8 sentences of the input] ${KOREAN.slice(0, 2).join(' ')} `);
+    expect(await ok({ text: prompt, includeTokens: true })).toEqual(await ok({ text: prompt, includeTokens: true }));
+  });
+
+  it('leaves other prompts to the generator (a summary needs a text to summarise)', async () => {
+    expect((await generated('Summarize the benefits of cloud migration.')).generated).not.toContain('[simulated summary');
+    expect((await generated(SHORT)).generated).not.toContain('[simulated summary');
+  });
+
+  // Bounded: one pass over the text. Prompts of twice the tool's largest text (100,000 characters), shaped to make a
+  // backtracking or quadratic split run for minutes, take well under the stated 2 s.
+  it.each([
+    ['one sentence without an end', `Summarize:\n${'word '.repeat(40_000)}`],
+    ['a run of dots', `Summarize:\n${'.'.repeat(200_000)}x`],
+    ['spaces after a number', `Summarize in one${' '.repeat(200_000)}x:\nA.`],
+    ['the server prompt around 200,000 characters', summaryPrompt('가. '.repeat(66_667), 'Korean', 'long')],
+  ])('summarises %s in linear time (under 2 s)', async (_, text) => {
+    const started = performance.now();
+    const result = await ok({ text, maxTokens: 2048 });
+    expect(performance.now() - started).toBeLessThan(2000);
+    expect(result.text.length).toBeGreaterThan(text.length);
   });
 });

@@ -66,13 +66,14 @@ describe('sandbox E3 translation: phrasebook and pseudo-translation', () => {
     expect((await ok({ source: 'en', target: 'fr', text: 'where is the station' })).translatedText).toBe('Où est la gare ?');
   });
 
-  it('marks text it cannot translate, once per run of unknown sentences', async () => {
+  // Issue 18: the mark says in words that the text is not a translation (a language tag read like one).
+  it('marks text it cannot translate as not translated, once per run of unknown sentences', async () => {
     expect((await ok({ source: 'en', target: 'ko', text: 'The quarterly report is late.' })).translatedText).toBe(
-      '[sandbox:ko] The quarterly report is late.',
+      '[not translated by the sandbox: no phrasebook entry] The quarterly report is late.',
     );
     expect(
       (await ok({ source: 'en', target: 'ko', text: 'Hello. The report is late. It needs review. Thank you.' })).translatedText,
-    ).toBe('안녕. [sandbox:ko] The report is late. It needs review. 고마워.');
+    ).toBe('안녕. [not translated by the sandbox: no phrasebook entry] The report is late. It needs review. 고마워.');
   });
 
   it('is deterministic', async () => {
@@ -90,7 +91,7 @@ describe('sandbox E3 translation: source auto', () => {
     ['Спасибо.', 'ko', 'ru', '고마워.'],
     ['Good morning.', 'ko', 'en', '좋은 아침.'],
     ['Merci.', 'ko', 'fr', '고마워.'],
-    ['The weather is nice.', 'ko', 'en', '[sandbox:ko] The weather is nice.'],
+    ['The weather is nice.', 'ko', 'en', '[not translated by the sandbox: no phrasebook entry] The weather is nice.'],
   ])('detects %s as the source', async (text, target, detected, translated) => {
     const result = await ok({ source: 'auto', target, text });
     expect(result.srcLangType).toBe(detected);
@@ -203,7 +204,7 @@ describe('sandbox E3 translation: untranslated spans (rule 5) and the 5000-chara
     const e = await error({ source: 'en', target: 'ko', text: `${'a'.repeat(5001)}<span translate="no">b</span>` });
     expect(e.errorCode).toBe('N2MT08');
     expect(e.errorMessage).toContain('5001');
-    expect((await ok({ source: 'en', target: 'ko', text: 'a'.repeat(5000) })).translatedText).toContain('[sandbox:ko]');
+    expect((await ok({ source: 'en', target: 'ko', text: 'a'.repeat(5000) })).translatedText).toContain('[not translated by the sandbox: no phrasebook entry]');
   });
 
   it('counts spans on pairs that do not support them (en -> es)', async () => {
@@ -227,16 +228,16 @@ describe('sandbox E3 translation: glossaryKey and replaceInfo (rules 1-3)', () =
     const text = 'Sandbox Cloud stores files in object storage behind an API gateway.';
     const result = await ok({ source: 'en', target: 'ja', text, glossaryKey: 'sandbox-glossary' });
     expect(result.translatedText).toBe(
-      '[sandbox:ja] サンドボックスクラウド stores files in オブジェクトストレージ behind an APIゲートウェイ.',
+      '[not translated by the sandbox: no phrasebook entry] サンドボックスクラウド stores files in オブジェクトストレージ behind an APIゲートウェイ.',
     );
     const reverse = await ok({ source: 'ko', target: 'en', text: '샌드박스 클라우드를 씁니다.', glossaryKey: 'sandbox-glossary' });
-    expect(reverse.translatedText).toBe('[sandbox:en] Sandbox Cloud를 씁니다.');
+    expect(reverse.translatedText).toBe('[not translated by the sandbox: no phrasebook entry] Sandbox Cloud를 씁니다.');
   });
 
   it('does not touch glossary terms inside untranslated spans', async () => {
     const text = 'Sandbox Cloud and <span translate="no">Sandbox Cloud</span>.';
     expect((await ok({ source: 'en', target: 'zh-CN', text, glossaryKey: 'sandbox-glossary' })).translatedText).toBe(
-      '[sandbox:zh-CN] 沙盒云 and <span translate="no">Sandbox Cloud</span>.',
+      '[not translated by the sandbox: no phrasebook entry] 沙盒云 and <span translate="no">Sandbox Cloud</span>.',
     );
   });
 
@@ -250,10 +251,10 @@ describe('sandbox E3 translation: glossaryKey and replaceInfo (rules 1-3)', () =
     const text = 'Sandbox Cloud has an API gateway.';
     const replaceInfo = JSON.stringify([{ str: 'Sandbox Cloud', replaceStr: 'SBC' }, { str: 'gateway' }]);
     const result = await ok({ source: 'en', target: 'ja', text, glossaryKey: 'sandbox-glossary', replaceInfo });
-    expect(result.translatedText).toBe('[sandbox:ja] SBC has an API gateway.');
+    expect(result.translatedText).toBe('[not translated by the sandbox: no phrasebook entry] SBC has an API gateway.');
     // The glossary is not used, so an unknown key does not matter either.
     expect((await ok({ source: 'en', target: 'ja', text, glossaryKey: 'nope', replaceInfo })).translatedText).toBe(
-      '[sandbox:ja] SBC has an API gateway.',
+      '[not translated by the sandbox: no phrasebook entry] SBC has an API gateway.',
     );
   });
 
@@ -264,6 +265,6 @@ describe('sandbox E3 translation: glossaryKey and replaceInfo (rules 1-3)', () =
 
   it('does not make glossary terms polite (rule 2)', async () => {
     const result = await ok({ source: 'en', target: 'ko', text: 'Thank you. We use the API gateway.', honorific: true, glossaryKey: 'sandbox-glossary' });
-    expect(result.translatedText).toBe('감사합니다. [sandbox:ko] We use the API 게이트웨이.');
+    expect(result.translatedText).toBe('감사합니다. [not translated by the sandbox: no phrasebook entry] We use the API 게이트웨이.');
   });
 });

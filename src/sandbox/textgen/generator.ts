@@ -1,4 +1,5 @@
 import { fnv1a, mulberry32 } from './random.js';
+import { summarise, summaryRequest } from './summary.js';
 import { tokenize } from './tokenizer.js';
 import { ENGLISH, KOREAN, topicOf, withParticle, type Grammar } from './vocabulary.js';
 
@@ -34,9 +35,12 @@ interface Candidate {
  * prompt has Hangul, English otherwise), choosing each phrase by sampling with the request's temperature, topK,
  * topP and repeatPenalty from a PRNG seeded by the prompt and temperature, and emits them token by token. It
  * stops before the first stopBefore sequence (`stop_before`), after maxTokens tokens (`length`), or after the
- * sentences it planned, more for longer prompts (`end_token`).
+ * sentences it planned, more for longer prompts (`end_token`). A prompt that asks for a summary gets an extractive,
+ * marked one instead (summary.ts): sentences of the text, never filler.
  */
 export function generate(options: GenerationOptions): Generation {
+  const summary = summaryRequest(options.prompt);
+  if (summary) return summarise(summary, options);
   const korean = /\p{Script=Hangul}/u.test(options.prompt);
   const grammar = korean ? KOREAN : ENGLISH;
   const topic = topicOf(options.prompt, korean);

@@ -7,3 +7,8 @@ const TOKEN = /\s*(?:[\p{L}\p{M}\p{N}]+|[^\s\p{L}\p{M}\p{N}])|\s+/gu;
 export function tokenize(text: string): string[] {
   return text.match(TOKEN) ?? [];
 }
+
+/** The same tokens one at a time, for a caller that may stop early (maxTokens) without splitting the rest. */
+export function* tokenStream(text: string): Generator<string> {
+  for (const match of text.matchAll(TOKEN)) yield match[0];
+}

@@ -2,7 +2,7 @@ import type { LanguageCode } from '../../catalogue/translation-rules.js';
 
 /**
  * The sandbox's phrasebook: a few common sentences in every supported language. A sentence found here is
- * translated for real; anything else gets a marked pseudo-translation (see translate.ts).
+ * translated for real; anything else is returned untranslated, marked as such (see translate.ts).
  *
  * `text` is the plain form; `polite` holds the honorific form of the Korean and Japanese sentence (used when
  * `honorific` is true and the direction supports it). Both forms are recognised as input, and so are `aliases`.

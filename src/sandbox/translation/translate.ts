@@ -13,8 +13,11 @@ export interface TranslateOptions {
   keepSpans: boolean;
 }
 
-/** Marks text the sandbox could not really translate, so nobody mistakes it for a translation. */
-const pseudoMarker = (target: LanguageCode) => `[sandbox:${target}] `;
+/**
+ * Marks text the sandbox did not translate, so that nobody (an agent least of all) takes the source for a
+ * translation: it says in words that this is not a translation, and why.
+ */
+export const UNTRANSLATED_MARKER = '[not translated by the sandbox: no phrasebook entry] ';
 
 type Piece = { kind: 'space' | 'span' | 'known' | 'unknown'; text: string };
 
@@ -27,7 +30,7 @@ const SENTENCE = /\s+|\S[^\n]*?(?:[.!?]+(?=\s|$)|[。！？]+|(?=\n)|$)/gu;
 /**
  * The sandbox's translation: each sentence found in the phrasebook is translated (polite when asked); every
  * other run of sentences is returned as written, with glossary/replaceInfo terms substituted, behind one
- * `[sandbox:<target>]` marker. Untranslated spans are copied verbatim.
+ * UNTRANSLATED_MARKER. Untranslated spans are copied verbatim.
  */
 export function translate(text: string, options: TranslateOptions): string {
   const pieces: Piece[] = [];
@@ -62,7 +65,7 @@ export function translate(text: string, options: TranslateOptions): string {
   let out = '';
   let inPseudoRun = false;
   for (const piece of pieces) {
-    if (piece.kind === 'unknown' && !inPseudoRun) out += pseudoMarker(options.target);
+    if (piece.kind === 'unknown' && !inPseudoRun) out += UNTRANSLATED_MARKER;
     if (piece.kind === 'unknown') inPseudoRun = true;
     if (piece.kind === 'known') inPseudoRun = false;
     out += piece.text;

@@ -614,6 +614,13 @@ describe('per-service URL with a path prefix, and SVC_STREAMING_REGION', () => {
     expectGatewaySignature(req, 'OTHERACCESSKEY', 'other-secret-Wk2Rt5Yp8');
   });
 
+  it('says that default in the region argument of E1/E2 in tools/list', () => {
+    for (const name of ['streaming_list_config_groups', 'streaming_list_server_images']) {
+      const region = (proxied.tools.find((t) => t.name === name)?.inputSchema.properties as Record<string, { description?: string }>).region;
+      expect(region?.description, name).toBe('Default: JPN');
+    }
+  });
+
   it('takes the default region of E1/E2 from SVC_STREAMING_REGION', async () => {
     upstream.reply({ body: { code: 0, message: 'SUCCESS', result: { serverImageList: [] } } });
     const result = await proxied.call('streaming_list_server_images', {});
