@@ -1,6 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import { readLimited } from '../util/read-body.js';
-import { INVALID_REQUEST, invalidMessage, type RpcError } from './jsonrpc-check.js';
+import { INVALID_REQUEST, invalidMessage, unreadableMessage, type RpcError } from './jsonrpc-check.js';
 
 export type BodyResult =
   | { kind: 'json'; value: unknown }
@@ -45,15 +45,16 @@ const VERSION_WITHOUT_HEADER = '2025-03-26';
 
 /**
  * The check of a POST body before the SDK sees it (which would answer a valid JSON body it cannot read with a
- * parse error, and an empty batch with nothing): every message must pass `invalidMessage`. A batch is refused
+ * parse error, and an empty batch with nothing): every message must pass `invalidMessage` and be readable. A batch is refused
  * under 2025-06-18 and later, which removed batches; under earlier versions, which had them, each of its
  * messages is checked and one invalid message refuses the whole batch (nothing of it is handled).
  */
 export function invalidBody(body: unknown, protocolVersion: string | undefined): RpcError | undefined {
-  if (!Array.isArray(body) || (protocolVersion ?? VERSION_WITHOUT_HEADER) >= NO_BATCHES_FROM) return invalidMessage(body);
+  const check = (message: unknown) => invalidMessage(message) ?? unreadableMessage(message);
+  if (!Array.isArray(body) || (protocolVersion ?? VERSION_WITHOUT_HEADER) >= NO_BATCHES_FROM) return check(body);
   if (body.length === 0) return { code: INVALID_REQUEST, message: 'Invalid Request: an empty batch' };
   for (const [index, message] of body.entries()) {
-    const error = invalidMessage(message);
+    const error = check(message);
     if (error) return { ...error, message: `${error.message} (message ${index + 1} of the batch)` };
   }
   return undefined;

@@ -1,3 +1,5 @@
+import { JSONRPCMessageSchema } from '@modelcontextprotocol/core';
+
 /**
  * What JSON-RPC 2.0 and MCP require of one incoming message, checked before the SDK sees it: the SDK drops a
  * message it cannot read without a word, and a client waiting for an answer would wait forever.
@@ -30,3 +32,44 @@ export function invalidMessage(message: unknown): RpcError | undefined {
 }
 
 const validId = (id: unknown) => typeof id === 'string' || (typeof id === 'number' && Number.isSafeInteger(id));
+
+/**
+ * A message `invalidMessage` let through that the SDK still cannot read (e.g. `params` not an object, a member
+ * JSON-RPC does not have): the SDK's transports would drop it without a word (stdio) or call it a parse error
+ * (HTTP). Undefined when it can be read.
+ */
+export function unreadableMessage(message: unknown): RpcError | undefined {
+  if (plainRequest(message) || JSONRPCMessageSchema.safeParse(message).success) return undefined;
+  return {
+    code: INVALID_REQUEST,
+    message:
+      'Invalid Request: not a request, notification or response of MCP ' +
+      '("params" and "result" must be objects; no members other than jsonrpc, id, method, params, result, error)',
+  };
+}
+
+const REQUEST_MEMBERS = new Set(['jsonrpc', 'id', 'method', 'params']);
+
+/**
+ * A request or notification of the everyday shape, which the SDK's schema is sure to accept (given that
+ * invalidMessage let it through): checked by hand, since the schema costs more than the rest of reading a line.
+ * Anything else (responses, unusual `_meta`) is left to the schema.
+ */
+function plainRequest(message: unknown): boolean {
+  const m = message as Record<string, unknown>;
+  if (typeof m.method !== 'string') return false;
+  for (const key in m) if (!REQUEST_MEMBERS.has(key)) return false;
+  if (m.params === undefined) return !('params' in m);
+  if (!isPlainObject(m.params)) return false;
+  const meta = m.params._meta;
+  if (meta === undefined) return !('_meta' in m.params);
+  if (!isPlainObject(meta)) return false;
+  for (const key in meta) if (key !== 'progressToken') return false;
+  const token = meta.progressToken;
+  return typeof token === 'string' || (typeof token === 'number' && Number.isInteger(token));
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+

@@ -1,7 +1,6 @@
 import { Transform, type TransformCallback, type Writable } from 'node:stream';
-import { JSONRPCMessageSchema } from '@modelcontextprotocol/core';
 import type { JSONRPCMessage } from '@modelcontextprotocol/server';
-import { INVALID_REQUEST, PARSE_ERROR, errorAnswer, invalidMessage, type RpcError } from './jsonrpc-check.js';
+import { INVALID_REQUEST, PARSE_ERROR, errorAnswer, invalidMessage, unreadableMessage, type RpcError } from './jsonrpc-check.js';
 
 /**
  * The longest line (one message) read from stdin, newline excluded: the SDK's own read buffer is 10 MiB, and a
@@ -110,42 +109,12 @@ export function checkLine(line: Buffer): LineVerdict {
   if (invalid) return { kind: 'answer', reason: 'invalid_request', answer: errorAnswer(invalid) };
   const m = message as { id?: RequestId; method?: string };
   const requestId = m.method !== undefined && m.id !== undefined ? m.id : undefined;
-  if (!plainRequest(message) && !JSONRPCMessageSchema.safeParse(message).success) {
-    const error: RpcError = {
-      code: INVALID_REQUEST,
-      message:
-        'Invalid Request: not a request, notification or response of MCP ' +
-        '("params" and "result" must be objects; no members other than jsonrpc, id, method, params, result, error)',
-    };
-    return { kind: 'answer', reason: 'invalid_request', answer: requestId === undefined ? errorAnswer(error) : answerTo(requestId, error) };
+  const unreadable = unreadableMessage(message);
+  if (unreadable) {
+    return { kind: 'answer', reason: 'invalid_request', answer: requestId === undefined ? errorAnswer(unreadable) : answerTo(requestId, unreadable) };
   }
   const pass = { kind: 'pass', message: message as JSONRPCMessage } as const;
   return requestId === undefined ? pass : { ...pass, requestId };
-}
-
-const REQUEST_MEMBERS = new Set(['jsonrpc', 'id', 'method', 'params']);
-
-/**
- * A request or notification of the everyday shape, which the SDK's schema is sure to accept (given that
- * invalidMessage let it through): checked by hand, since the schema costs more than the rest of reading a line.
- * Anything else (responses, unusual `_meta`) is left to the schema.
- */
-function plainRequest(message: unknown): boolean {
-  const m = message as Record<string, unknown>;
-  if (typeof m.method !== 'string') return false;
-  for (const key in m) if (!REQUEST_MEMBERS.has(key)) return false;
-  if (m.params === undefined) return !('params' in m);
-  if (!isPlainObject(m.params)) return false;
-  const meta = m.params._meta;
-  if (meta === undefined) return !('_meta' in m.params);
-  if (!isPlainObject(meta)) return false;
-  for (const key in meta) if (key !== 'progressToken') return false;
-  const token = meta.progressToken;
-  return typeof token === 'string' || (typeof token === 'number' && Number.isInteger(token));
-}
-
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 /** The answer to a line over the limit, which is not read and so has no id (null). */

@@ -65,6 +65,19 @@ for (const mode of ['sessions', 'stateless'] as const) {
       expect(rpcMessage(mixed.body).error).toMatchObject({ code: -32600, message: expect.stringContaining('message 2 of the batch') });
     });
 
+    it('params that are no object get -32600; arguments that are no object, or a tool name that is no string, -32602', async () => {
+      const list = await post({ jsonrpc: '2.0', id: 7, method: 'tools/list', params: [] });
+      expect(rpcMessage(list.body).error?.code).toBe(-32600);
+      for (const params of [
+        { name: 'search_list_tokenizer_languages', arguments: [1, 2] },
+        { name: 'search_list_tokenizer_languages', arguments: 'all' },
+        { name: 5, arguments: {} },
+      ]) {
+        const res = await post({ jsonrpc: '2.0', id: 8, method: 'tools/call', params });
+        expect(rpcMessage(res.body).error?.code, JSON.stringify(params)).toBe(-32602);
+      }
+    });
+
     it('valid messages still pass: a request, and a notification (202)', async () => {
       expect((await post({ jsonrpc: '2.0', id: 'a-1', method: 'ping' })).status).toBe(200);
       if (mode === 'sessions') expect((await post({ jsonrpc: '2.0', method: 'notifications/initialized' })).status).toBe(202);
