@@ -54,6 +54,7 @@ export interface SafetyOptions {
 /** What one process may hold and spend at once. */
 export interface Limits {
   maxConcurrentCalls: number;
+  maxQueuedCalls: number;
   maxResponseBytes: number;
   maxResultBytes: number;
   workflowTimeoutMs: number;
@@ -227,6 +228,7 @@ function buildConfig(flags: Flags, env: Env): Config {
     safety: safetyOptions(flags, value),
     limits: {
       maxConcurrentCalls: wholeNumber('SVC_MAX_CONCURRENT_CALLS', 1, 1000),
+      maxQueuedCalls: wholeNumber('SVC_MAX_QUEUED_CALLS', 0, 100_000),
       maxResponseBytes: wholeNumber('SVC_MAX_RESPONSE_BYTES', 1024, 256 * 1024 * 1024),
       maxResultBytes: wholeNumber('SVC_MAX_RESULT_BYTES', 4096, 64 * 1024 * 1024),
       workflowTimeoutMs: wholeNumber('SVC_WORKFLOW_TIMEOUT_MS', 1000, 3_600_000),

@@ -131,9 +131,23 @@ export const ENV_VARIABLES = [
   {
     name: 'SVC_MAX_CONCURRENT_CALLS',
     group: 'limits',
-    meaning: 'tool calls running at once; four times as many may wait, more are refused',
-    details: 'Over every session of the process. A refused call gets `[busy]` and nothing is sent.',
+    meaning: 'tool calls running at once, over every client (each may hold an upstream answer)',
+    details:
+      'Bounds the memory the calls hold: each running call may read an answer of up to SVC_MAX_RESPONSE_BYTES. ' +
+      'The others wait for a place (see SVC_MAX_QUEUED_CALLS); a call waiting for its user\'s confirmation ' +
+      'holds none.',
     default: '16',
+  },
+  {
+    name: 'SVC_MAX_QUEUED_CALLS',
+    group: 'limits',
+    meaning: 'tool calls that may wait for a place; one client may fill half of it',
+    details:
+      'Waiting costs little memory. Free places go to the waiting clients in turn (a session, a client address, ' +
+      'or stdio\'s one client), so that one client\'s burst does not hold up another\'s call; the wait counts ' +
+      'toward the call\'s SVC_TIMEOUT_MS. A call over the queue, or over its client\'s half, gets `[busy]` and ' +
+      'nothing is sent.',
+    default: '1024',
   },
   {
     name: 'SVC_MAX_RESPONSE_BYTES',

@@ -37,6 +37,8 @@ export interface ServerOptions {
   narrowing?: Narrowing;
   /** Stateless 2025 HTTP: a request to the client could never be answered, so no forms are asked for. */
   stateless?: boolean;
+  /** Who the server serves when it has no session (an HTTP client's address): calls take turns by client. */
+  client?: string;
 }
 
 /** Lists and reference data do not change while the process runs; a client may keep them a few minutes. */
@@ -68,7 +70,7 @@ export function createServerFactory(config: Config, deps: ServerDeps): ServerFac
   const frame: CallFrame = {
     deps: executorDeps,
     now: deps.now,
-    calls: new Calls({ maxConcurrent: config.limits.maxConcurrentCalls, maxQueued: 4 * config.limits.maxConcurrentCalls }),
+    calls: new Calls({ maxConcurrent: config.limits.maxConcurrentCalls, maxQueued: config.limits.maxQueuedCalls }),
     redactor: new Redactor(collectSecrets(config), CREDENTIAL_HEADERS),
     maxResultBytes: config.limits.maxResultBytes,
     log: (entry) => deps.log(JSON.stringify({ event: 'tool_call', ...entry })),
@@ -98,7 +100,7 @@ export function createServerFactory(config: Config, deps: ServerDeps): ServerFac
     });
   const processInstructions = instructionsFor(processPolicy);
 
-  const factory = ({ narrowing, stateless = false }: ServerOptions = {}) => {
+  const factory = ({ narrowing, stateless = false, client }: ServerOptions = {}) => {
     const policy = narrow(processPolicy, narrowing);
     const server = new Server(
       { name: SERVER_NAME, title: 'Platform services', version: SERVER_VERSION, description: SERVER_DESCRIPTION, icons: serverIcons() },
@@ -119,7 +121,7 @@ export function createServerFactory(config: Config, deps: ServerDeps): ServerFac
         },
       },
     );
-    registerTools(server, handlers, { policy, confirmDestructive, elicitation: !stateless, codec });
+    registerTools(server, handlers, { policy, confirmDestructive, elicitation: !stateless, codec, client });
     const resources = registerResources(server);
     const prompts = registerPrompts(server, (tool) => handlers.some((h) => h.facts.name === tool && isEnabled(policy, h.facts)));
     registerCompletion(server, { ...resources, prompts });

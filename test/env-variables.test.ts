@@ -42,10 +42,11 @@ describe('the table', () => {
     expect(envDefault('SVC_READ_ONLY')).toBe('false');
     expect(envDefault('SVC_CONFIRM_DESTRUCTIVE')).toBe('true');
     expect(envDefault('SVC_MAX_CONCURRENT_CALLS')).toBe('16');
+    expect(envDefault('SVC_MAX_QUEUED_CALLS')).toBe('1024');
     expect(envDefault('SVC_MAX_RESPONSE_BYTES')).toBe('4194304');
     expect(envDefault('SVC_MAX_RESULT_BYTES')).toBe('100000');
     expect(envDefault('SVC_WORKFLOW_TIMEOUT_MS')).toBe('180000');
-    expect(rows.filter((v) => v.default !== undefined)).toHaveLength(16);
+    expect(rows.filter((v) => v.default !== undefined)).toHaveLength(17);
   });
 
   it('names no variable twice, counting the names a pattern stands for and the aliases', () => {

@@ -1,29 +1,48 @@
 import { ServerStopping, ToolFailure } from './errors.js';
 
 export interface CallLimits {
-  /** Tool calls running at once, over every session of the process. */
+  /** Tool calls running at once, over every client of the process: each may hold an upstream answer in memory. */
   maxConcurrent: number;
-  /** Calls waiting for a place; one more is refused at once. */
+  /** Calls waiting for a place, over every client; one more is refused at once. Waiting costs little memory. */
   maxQueued: number;
+  /** Calls one client may have waiting at once (default half of maxQueued): no client can fill the queue alone. */
+  maxQueuedPerClient?: number;
+}
+
+/** How one call asks for a place. */
+export interface Admission {
+  /** Who asks (a session, a client address, stdio's one client): clients take turns for free places. */
+  client?: string;
+  /** When the call must end (epoch ms): the wait counts toward it, and a call still waiting then gives up. */
+  deadline?: { at: number; setting: string };
+  now?: () => number;
+}
+
+interface Waiter {
+  go(): void;
 }
 
 /**
  * Every tool call of the process passes here: at most `maxConcurrent` run at once (each may hold an upstream answer
- * in memory), a few more wait, the rest are refused with a clear error; and at shutdown the ones still running can
- * be told to stop, so that each ends with an answer instead of being dropped.
+ * in memory); the others wait, cheaply, for a place, each client in its own line, and free places go to the clients
+ * in turn, so that a burst from one client does not hold up another's call. A client may have at most its share of
+ * the waiting places; past that, or with the whole queue full, a call is refused with [busy]. At shutdown the calls
+ * still running can be told to stop, so that each ends with an answer instead of being dropped.
  */
 export class Calls {
-  readonly #limits: CallLimits;
+  readonly #limits: Required<CallLimits>;
   /** Set once the server stops the calls in flight. */
   #stopped: ServerStopping | undefined;
   /** The signals of the calls in flight, aborted by stop(). */
   readonly #open = new Set<AbortController>();
-  readonly #waiting: (() => void)[] = [];
+  /** Each client's line, in the order the clients are served (a Map keeps insertion order: the turn). */
+  readonly #lines = new Map<string, Waiter[]>();
+  #waiting = 0;
   #running = 0;
   #idle: (() => void)[] = [];
 
   constructor(limits: CallLimits) {
-    this.#limits = limits;
+    this.#limits = { maxQueuedPerClient: Math.max(1, Math.ceil(limits.maxQueued / 2)), ...limits };
   }
 
   /**
@@ -51,46 +70,88 @@ export class Calls {
 
   /** Calls running or waiting. */
   get inFlight(): number {
-    return this.#running + this.#waiting.length;
+    return this.#running + this.#waiting;
   }
 
-  /** Waits for a place and returns its release; refuses when the queue is full, the caller gave up or the server stops. */
-  async admit(signal: AbortSignal): Promise<() => void> {
+  /**
+   * Waits for a place and returns its release; refuses when the caller's share of the queue or the queue is full,
+   * when the caller gave up or its deadline passed while it waited, or when the server stops.
+   */
+  async admit(signal: AbortSignal, admission: Admission = {}): Promise<() => void> {
     if (this.#stopped) throw new ToolFailure('shutting_down', 'the server is shutting down: nothing was sent');
-    if (this.#running >= this.#limits.maxConcurrent) {
-      if (this.#waiting.length >= this.#limits.maxQueued) {
-        throw new ToolFailure(
-          'busy',
-          `the server is busy: ${this.#running} calls are running and ${this.#waiting.length} waiting ` +
-            `(SVC_MAX_CONCURRENT_CALLS=${this.#limits.maxConcurrent}). Nothing was sent: try again shortly`,
-        );
-      }
-      if (signal.aborted) throw cancelledWhileWaiting();
-      await new Promise<void>((resolve, reject) => {
-        const go = () => {
-          signal.removeEventListener('abort', giveUp);
-          resolve();
-        };
-        const giveUp = () => {
-          const at = this.#waiting.indexOf(go);
-          if (at !== -1) this.#waiting.splice(at, 1);
-          reject(cancelledWhileWaiting());
-          this.#notifyIdle();
-        };
-        signal.addEventListener('abort', giveUp, { once: true });
-        this.#waiting.push(go);
-      });
-    }
+    if (signal.aborted) throw cancelledWhileWaiting();
+    if (this.#running >= this.#limits.maxConcurrent) await this.#wait(signal, admission);
     this.#running += 1;
     let released = false;
     return () => {
       if (released) return;
       released = true;
       this.#running -= 1;
-      const next = this.#waiting.shift();
-      if (next) next();
-      else this.#notifyIdle();
+      if (!this.#next()) this.#notifyIdle();
     };
+  }
+
+  #wait(signal: AbortSignal, { client = 'local', deadline, now = Date.now }: Admission): Promise<void> {
+    const line = this.#lines.get(client) ?? [];
+    const { maxConcurrent, maxQueued, maxQueuedPerClient } = this.#limits;
+    if (this.#waiting >= maxQueued || line.length >= maxQueuedPerClient) {
+      const whose = line.length >= maxQueuedPerClient ? `${line.length} of your calls` : `${this.#waiting} calls`;
+      throw new ToolFailure(
+        'busy',
+        `the server is busy: ${this.#running} calls are running and ${whose} waiting (SVC_MAX_CONCURRENT_CALLS=${maxConcurrent}, ` +
+          `SVC_MAX_QUEUED_CALLS=${maxQueued}). Nothing was sent: retry in a few seconds, or send fewer calls at once`,
+      );
+    }
+    const started = now();
+    return new Promise<void>((resolve, reject) => {
+      const timer = deadline ? setTimeout(() => leave(timedOut()), Math.max(0, deadline.at - started)) : undefined;
+      const waiter: Waiter = {
+        go: () => {
+          clearTimeout(timer);
+          signal.removeEventListener('abort', giveUp);
+          resolve();
+        },
+      };
+      const leave = (failure: ToolFailure) => {
+        clearTimeout(timer);
+        signal.removeEventListener('abort', giveUp);
+        const mine = this.#lines.get(client);
+        const at = mine?.indexOf(waiter) ?? -1;
+        if (mine && at !== -1) {
+          mine.splice(at, 1);
+          if (mine.length === 0) this.#lines.delete(client);
+          this.#waiting -= 1;
+        }
+        reject(failure);
+        this.#notifyIdle();
+      };
+      const giveUp = () => leave(cancelledWhileWaiting());
+      const timedOut = () =>
+        new ToolFailure(
+          'timeout',
+          `no place to run within the call's deadline (${deadline!.setting}): it waited ${now() - started} ms behind ` +
+            `${this.#running} running calls. Nothing was sent: retry when the server is less busy`,
+        );
+      signal.addEventListener('abort', giveUp, { once: true });
+      line.push(waiter);
+      this.#lines.set(client, line);
+      this.#waiting += 1;
+    });
+  }
+
+  /** Gives a free place to the first call of the client whose turn it is; false when no one waits. */
+  #next(): boolean {
+    for (const [client, line] of this.#lines) {
+      const waiter = line.shift();
+      // The client goes to the back of the turn (or leaves it, with nothing left waiting).
+      this.#lines.delete(client);
+      if (line.length > 0) this.#lines.set(client, line);
+      if (!waiter) continue;
+      this.#waiting -= 1;
+      waiter.go();
+      return true;
+    }
+    return false;
   }
 
   /** Settles when no call is running or waiting. */

@@ -55,8 +55,10 @@ export interface ConfirmationRequest {
  */
 export type Confirmation = { kind: 'confirmed' } | { kind: 'ask'; pending: unknown };
 
-/** What the MCP layer gives one call: the client's cancellation, its log channel, and how its user confirms. */
+/** What the MCP layer gives one call: who asks, the client's cancellation, its log channel, how its user confirms. */
 export interface CallHooks {
+  /** The client the call is for (a session id, an address, stdio): clients take turns for places. */
+  client?: string;
   signal: AbortSignal;
   note: Note;
   confirm(request: ConfirmationRequest): Promise<Confirmation>;
@@ -74,8 +76,17 @@ export type Reply = { json: object; text?: string; paging?: string } | { text: s
 /** A finished piece of work: its reply and what happened on the wire (absent when nothing was sent), or a question. */
 export type Completed = { reply: Reply; meta?: CallMeta } | { pending: unknown };
 
-/** Waits for the call's place among the calls of the process; the work calls it just before it sends. */
-export type Admit = (signal: AbortSignal) => Promise<void>;
+/** The moment a call must end, and the setting that says so. */
+export interface Deadline {
+  at: number;
+  setting: string;
+}
+
+/**
+ * Waits for the call's place among the calls of the process; the work calls it just before it sends. The wait
+ * counts toward the deadline (by default SVC_TIMEOUT_MS from the call's start), which the work passes on.
+ */
+export type Admit = (signal: AbortSignal, deadline?: Deadline) => Promise<Deadline>;
 
 /** An error message longer than this is cut: an upstream's detail must not become a result of megabytes. */
 const MAX_ERROR_CHARS = 4000;
@@ -86,7 +97,7 @@ const MAX_ERROR_CHARS = 4000;
  * user agreed; a call waiting for the user holds no place.
  */
 export function callOperation(op: AnyOperation, rawArgs: Record<string, unknown> | undefined, frame: CallFrame, hooks: CallHooks): Promise<ToolOutcome> {
-  return runCall(frame, op.name, hooks.signal, async (signal, admit) => {
+  return runCall(frame, op.name, hooks, async (signal, admit) => {
     const { safety, rest } = takeSafetyArgs(op, rawArgs);
     const call = prepare(op, rest, frame.deps);
     if (safety.dryRun) return { reply: dryRunReply(signRequest(call, frame.deps)) };
@@ -97,8 +108,8 @@ export function callOperation(op: AnyOperation, rawArgs: Record<string, unknown>
       const answer = await hooks.confirm(safety.confirm === undefined ? request : { ...request, confirm: safety.confirm });
       if (answer.kind === 'ask') return { pending: answer.pending };
     }
-    await admit(signal);
-    const { answer, meta } = await executePrepared(call, frame.deps, { signal, note: hooks.note });
+    const deadline = await admit(signal);
+    const { answer, meta } = await executePrepared(call, frame.deps, { signal, note: hooks.note, deadline });
     return { reply: answer.kind === 'text' ? { text: answer.value } : { json: answer.value, paging: op.paging }, meta };
   });
 }
@@ -112,15 +123,16 @@ export function callOperation(op: AnyOperation, rawArgs: Record<string, unknown>
 export async function runCall(
   frame: CallFrame,
   tool: string,
-  clientSignal: AbortSignal,
+  hooks: Pick<CallHooks, 'signal' | 'client'>,
   work: (signal: AbortSignal, admit: Admit) => Promise<Completed>,
   describe: (failure: ToolFailure) => string = (f) => `${tool} failed [${f.code}]: ${f.message}`,
 ): Promise<ToolOutcome> {
   const started = frame.now();
-  const { signal, done } = frame.calls.open(clientSignal);
+  const { signal, done } = frame.calls.open(hooks.signal);
   let release: (() => void) | undefined;
-  const admit: Admit = async (s) => {
-    release ??= await frame.calls.admit(s);
+  const admit: Admit = async (s, deadline = { at: started + frame.deps.config.timeoutMs, setting: 'SVC_TIMEOUT_MS' }) => {
+    release ??= await frame.calls.admit(s, { client: hooks.client, deadline, now: frame.now });
+    return deadline;
   };
   let outcome: ToolOutcome;
   let meta: CallMeta | undefined;

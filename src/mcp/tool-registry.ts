@@ -32,6 +32,8 @@ export interface RegistryOptions {
   /** Whether this server may ask the client for forms (never over stateless 2025 HTTP: the answer could not come back). */
   elicitation: boolean;
   codec: RequestStateCodec<ConfirmationState>;
+  /** Who the calls are for when there is no session (stdio, or an HTTP client's address). */
+  client?: string;
 }
 
 /**
@@ -57,6 +59,7 @@ export function registerTools(server: Server, handlers: readonly ToolHandler[], 
     const modern = ctx.mcpReq.envelope !== undefined;
     const forms = options.elicitation && showsForms(modern ? clientCapabilities(ctx) : server.getClientCapabilities());
     const outcome = await handler.call(request.params.arguments, {
+      client: ctx.sessionId ?? options.client,
       signal: ctx.mcpReq.signal,
       note: noteFor(ctx),
       confirm: confirmHook(ctx, options.codec, !forms ? 'none' : modern ? 'input-request' : 'elicitation'),

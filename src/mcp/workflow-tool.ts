@@ -106,7 +106,7 @@ export function translateAndSummarizeTool(definition: Tool, frame: CallFrame): T
       return runCall(
         frame,
         WORKFLOW_TOOL_NAME,
-        hooks.signal,
+        hooks,
         async (signal, admit) => {
           const parsed = schemas().input.safeParse(rawArgs ?? {});
           if (!parsed.success) throw new ToolFailure('invalid_input', formatIssues(parsed.error.issues));
@@ -115,7 +115,7 @@ export function translateAndSummarizeTool(definition: Tool, frame: CallFrame): T
           const chunks = chunkText(source, { source: args.source, target: args.target });
           const total = chunks.length + 1;
           const progress = (done: number, message: string) => hooks.progress(done, total, message);
-          await admit(signal);
+          await admit(signal, deadline);
 
           const pieces: string[] = [];
           let detected: string | undefined;

@@ -131,8 +131,8 @@ export function mcpEndpoint(
     }
     const modern = await isModernRequest(req, body.value);
     notes.era = modern ? '2026' : '2025';
-    if (modern) return perRequest(req, res, body.value, narrowed.narrowing);
-    if (options.stateless) return statelessPost(req, res, body.value, narrowed.narrowing);
+    if (modern) return perRequest(req, res, body.value, { narrowing: narrowed.narrowing, key: client });
+    if (options.stateless) return statelessPost(req, res, body.value, narrowed.narrowing, client);
     if (!summary.initialize) {
       notes.refused = 'no_session';
       return sendRpcError(res, 400, -32000, 'Bad Request: Mcp-Session-Id header is required (initialize first)');
@@ -141,8 +141,8 @@ export function mcpEndpoint(
   }
 
   /** Stateless 2025: a fresh server and transport per request, closed when the response is done. */
-  async function statelessPost(req: IncomingMessage, res: ServerResponse, body: unknown, narrowing?: Narrowing): Promise<void> {
-    const server = create({ narrowing, stateless: true });
+  async function statelessPost(req: IncomingMessage, res: ServerResponse, body: unknown, narrowing?: Narrowing, client?: string): Promise<void> {
+    const server = create({ narrowing, stateless: true, client });
     const transport = new NodeStreamableHTTPServerTransport({ sessionIdGenerator: undefined });
     res.once('close', () => void server.close().catch(() => {}));
     await server.connect(new LegacyWire(transport));
@@ -257,8 +257,21 @@ export function mcpEndpoint(
       return;
     }
     session.responses.add(res);
-    res.once('close', () => session.responses.delete(res));
+    res.once('close', () => {
+      session.responses.delete(res);
+      // A client that went away before its answer cancels its requests, as a stateless or 2026-07-28 one does.
+      if (!res.writableFinished) cancelRequests(session, body, 'the client closed the connection before the answer');
+    });
     await session.transport.handleRequest(req, res, body);
+  }
+}
+
+/** Tells a session's server that the requests of a POST body are cancelled (their calls stop; nothing more is sent). */
+function cancelRequests(session: McpSession, body: unknown, reason: string): void {
+  for (const message of Array.isArray(body) ? body : [body]) {
+    const m = message as { id?: string | number; method?: unknown };
+    if (typeof m?.method !== 'string' || m.id === undefined) continue;
+    session.wire.onmessage?.({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: m.id, reason } });
   }
 }
 

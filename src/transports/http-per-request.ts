@@ -4,9 +4,15 @@ import { createMcpHandler, isLegacyRequest, type AuthInfo, type McpRequestContex
 import type { Narrowing } from '../mcp/tool-policy.js';
 import type { ServerFactory } from '../server.js';
 
-/** Serves one POST whose body our endpoint already read and checked, with the client's narrowing. */
+/** Who sends a request: its narrowing of the tools, and its key for taking turns (undefined on loopback). */
+export interface PerRequestClient {
+  narrowing?: Narrowing;
+  key?: string;
+}
+
+/** Serves one POST whose body our endpoint already read and checked, for its client. */
 export interface PerRequestHandler {
-  (req: IncomingMessage, res: ServerResponse, body: unknown, narrowing: Narrowing | undefined): Promise<void>;
+  (req: IncomingMessage, res: ServerResponse, body: unknown, client: PerRequestClient): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -20,7 +26,7 @@ export function perRequestHandler(
   create: ServerFactory,
   options: { legacy: 'reject'; maxBodyBytes: number; log(entry: object): void },
 ): PerRequestHandler {
-  const handler = createMcpHandler((ctx: McpRequestContext) => create({ narrowing: narrowingOf(ctx.authInfo) }), {
+  const handler = createMcpHandler((ctx: McpRequestContext) => create(clientOf(ctx.authInfo)), {
     legacy: options.legacy,
     maxRequestBodySize: options.maxBodyBytes,
     onerror: (error) => options.log({ event: 'http_mcp_error', message: error.message }),
@@ -29,16 +35,17 @@ export function perRequestHandler(
     maxRequestBodySize: options.maxBodyBytes,
     onerror: (error) => options.log({ event: 'http_mcp_error', message: error.message }),
   });
-  const serve = (req: IncomingMessage, res: ServerResponse, body: unknown, narrowing: Narrowing | undefined) => {
-    // The narrowing travels as the request's pass-through auth info: the SDK hands it to the factory untouched.
-    (req as IncomingMessage & { auth?: AuthInfo }).auth = { token: '', clientId: 'http', scopes: [], extra: { narrowing } };
+  const serve = (req: IncomingMessage, res: ServerResponse, body: unknown, client: PerRequestClient) => {
+    // Who asks travels as the request's pass-through auth info: the SDK hands it to the factory untouched.
+    (req as IncomingMessage & { auth?: AuthInfo }).auth = { token: '', clientId: 'http', scopes: [], extra: { client } };
     return node(req, res, body);
   };
   return Object.assign(serve, { close: () => handler.close() });
 }
 
-function narrowingOf(auth: AuthInfo | undefined): Narrowing | undefined {
-  return auth?.extra?.narrowing as Narrowing | undefined;
+function clientOf(auth: AuthInfo | undefined): { narrowing?: Narrowing; client?: string } {
+  const client = auth?.extra?.client as PerRequestClient | undefined;
+  return { narrowing: client?.narrowing, client: client?.key };
 }
 
 /**

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { ServerStopping, ToolFailure } from '../../src/gateway/errors.js';
 import { Calls } from '../../src/gateway/calls.js';
 
@@ -52,7 +52,7 @@ describe('Calls: admission', () => {
   });
 
   it('a call cancelled while it waits leaves the queue with cancelled, and nothing else moves', async () => {
-    const calls = new Calls({ maxConcurrent: 1, maxQueued: 2 });
+    const calls = new Calls({ maxConcurrent: 1, maxQueued: 2, maxQueuedPerClient: 2 });
     const release = await calls.admit(never());
     const client = new AbortController();
     const cancelled = calls.admit(client.signal);
@@ -90,6 +90,62 @@ describe('Calls: admission', () => {
     second();
     await Promise.resolve();
     expect(idle).toBe(true);
+  });
+});
+
+describe('Calls: fairness', () => {
+  it('free places go to the waiting clients in turn: one client\'s burst does not hold up another\'s call', async () => {
+    const calls = new Calls({ maxConcurrent: 1, maxQueued: 100 });
+    const order: string[] = [];
+    const releases: (() => void)[] = [await calls.admit(never(), { client: 'a' })];
+    const wait = (client: string, name: string) =>
+      void calls.admit(never(), { client }).then((release) => {
+        order.push(name);
+        releases.push(release);
+      });
+    for (const i of [1, 2, 3, 4, 5]) wait('a', `a${i}`);
+    wait('b', 'b');
+    for (let i = 0; i < 6; i++) {
+      releases[i]!();
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    // a1 was first in line; then b, whose turn comes before a's second call; then the rest of a's burst.
+    expect(order).toEqual(['a1', 'b', 'a2', 'a3', 'a4', 'a5']);
+    releases[6]!();
+    expect(calls.inFlight).toBe(0);
+  });
+
+  it('one client may fill only its share of the queue; another still gets in line', async () => {
+    const calls = new Calls({ maxConcurrent: 1, maxQueued: 4 });
+    await calls.admit(never(), { client: 'a' });
+    void calls.admit(never(), { client: 'a' });
+    void calls.admit(never(), { client: 'a' });
+    const refused = await failureOf(calls.admit(never(), { client: 'a' }));
+    expect(refused.code).toBe('busy');
+    expect(refused.message).toContain('2 of your calls waiting');
+    expect(refused.message).toContain('SVC_MAX_QUEUED_CALLS=4');
+    void calls.admit(never(), { client: 'b' });
+    expect(calls.inFlight).toBe(4);
+  });
+
+  it('a call still waiting at its deadline gives up, saying nothing was sent, and leaves its place in line', async () => {
+    vi.useFakeTimers();
+    try {
+      const calls = new Calls({ maxConcurrent: 1, maxQueued: 4 });
+      const release = await calls.admit(never());
+      const now = () => Date.now();
+      const late = calls.admit(never(), { deadline: { at: Date.now() + 1000, setting: 'SVC_TIMEOUT_MS' }, now });
+      const failure = failureOf(late);
+      await vi.advanceTimersByTimeAsync(1000);
+      const timedOut = await failure;
+      expect(timedOut.code).toBe('timeout');
+      expect(timedOut.message).toMatch(/no place to run within the call's deadline \(SVC_TIMEOUT_MS\): it waited 1000 ms.*Nothing was sent/);
+      expect(calls.inFlight).toBe(1);
+      release();
+      expect(calls.inFlight).toBe(0);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });
 

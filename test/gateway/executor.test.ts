@@ -35,7 +35,7 @@ function deps(timeoutMs = 10_000): ExecutorDeps {
       },
       streamingRegion: 'KR',
       timeoutMs,
-      limits: { maxConcurrentCalls: 16, maxResponseBytes: 1024 * 1024, maxResultBytes: 100_000, workflowTimeoutMs: 180_000 },
+      limits: { maxConcurrentCalls: 16, maxQueuedCalls: 64, maxResponseBytes: 1024 * 1024, maxResultBytes: 100_000, workflowTimeoutMs: 180_000 },
     },
     upstream: upstreamOf(agent),
     now: () => Date.now(),
