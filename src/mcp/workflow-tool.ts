@@ -6,7 +6,7 @@ import { translateText } from '../catalogue/translation.js';
 import { ToolFailure, abortedFailure, type CallMeta } from '../gateway/errors.js';
 import { execute, type ExecutorDeps } from '../gateway/executor.js';
 import { formatIssues } from '../gateway/validation.js';
-import { chunkText } from './chunking.js';
+import { MAX_TEXT_LENGTH, chunkText } from './chunking.js';
 import { serviceIcons } from './icons.js';
 import { toJsonSchema } from './json-schema.js';
 import { SUMMARY_LENGTHS, generatedPart, summaryCue, summaryParameters, summaryPrompt } from './summary-prompt.js';
@@ -14,9 +14,6 @@ import { runToolCall, type CallFrame, type Reply } from './tool-call.js';
 import type { ToolExtra, ToolHandler } from './tool-registry.js';
 
 export const WORKFLOW_TOOL_NAME = 'translate_and_summarize';
-
-/** Ten translation calls at most: enough for a long article, bounded for the upstream quota. */
-const MAX_WORKFLOW_TEXT = 50_000;
 
 /** The schemas are built on first use, as the operations' are: start-up does not pay for them. */
 let built: { input: ReturnType<typeof inputSchema>; output: ReturnType<typeof outputSchema> } | undefined;
@@ -28,7 +25,7 @@ const inputSchema = () =>
       text: z
         .string()
         .min(1)
-        .max(MAX_WORKFLOW_TEXT)
+        .max(MAX_TEXT_LENGTH)
         .refine((t) => t.trim() !== '', 'must not be blank')
         .describe('Span-tagged text stays untranslated'),
       target: z.enum(LANGUAGE_CODES).describe('Language of the translation and the summary'),
