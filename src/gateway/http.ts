@@ -3,6 +3,7 @@ import type { Config } from '../config.js';
 import { LOOPBACK_HOSTS } from '../util/loopback.js';
 import { readLimited } from '../util/read-body.js';
 import { ToolFailure, abortedFailure } from './errors.js';
+import { retryAfterMs } from './retry-after.js';
 
 /**
  * The HTTP client of every upstream call: one undici dispatcher (a keep-alive pool per origin), created with
@@ -157,7 +158,7 @@ export async function send(upstream: Upstream, req: OutgoingRequest, options: Se
       status: res.statusCode,
       contentType: String(res.headers['content-type'] ?? ''),
       text: decode(body.bytes, res.statusCode, res.headers['content-encoding']),
-      retryAfterMs: retryAfter(res.headers['retry-after'], options.now()),
+      retryAfterMs: retryAfterMs(res.headers['retry-after'], options.now()),
       ...deprecation(res.headers),
     };
   } catch (error) {
@@ -230,13 +231,4 @@ function brokenAnswer(error: unknown, status: number): ToolFailure {
 function deprecation(headers: Record<string, string | string[] | undefined>): { deprecation?: string } {
   const said = ['deprecation', 'sunset'].filter((name) => headers[name] !== undefined).map((name) => `${name}: ${String(headers[name]).slice(0, 100)}`);
   return said.length > 0 ? { deprecation: said.join(', ') } : {};
-}
-
-/** Retry-After is seconds or an HTTP date. */
-function retryAfter(header: string | string[] | undefined, now: number): number | undefined {
-  const value = Array.isArray(header) ? header[0] : header;
-  if (!value) return undefined;
-  if (/^\d+$/.test(value.trim())) return Number(value.trim()) * 1000;
-  const date = Date.parse(value);
-  return Number.isNaN(date) ? undefined : Math.max(0, date - now);
 }
