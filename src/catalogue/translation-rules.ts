@@ -145,7 +145,9 @@ export function untranslatedSpans(text: string): Range[] {
   const spans: Range[] = [];
   let start = -1;
   let depth = 0;
-  for (const m of text.matchAll(SPAN_TAG)) {
+  // A `<span` with no `>` after it would have the pattern read on to the end of the text, once per such `<span`:
+  // past the last `>` no tag can end, so that part is not searched.
+  for (const m of text.slice(0, text.lastIndexOf('>') + 1).matchAll(SPAN_TAG)) {
     const closing = m[1] === '/';
     const attributes = m[2] ?? '';
     if (start === -1) {

@@ -176,6 +176,10 @@ function withOutcome(op: AnyOperation, failure: ToolFailure, { delivery, status 
     const stopped = failure.code === 'shutting_down' || failure.code === 'cancelled';
     return stopped && delivery === 'maybe' ? add('The request may have reached the upstream (it changes nothing there).') : failure;
   }
+  // The status line came, then the answer broke off or stalled (the message says which status): unless the upstream
+  // refused the request (4xx), it may have done its work.
+  const cutOff = (failure.code === 'connection_failed' || failure.code === 'timeout') && failure.httpStatus !== undefined;
+  if (cutOff && !(failure.httpStatus! >= 400 && failure.httpStatus! < 500)) return add('The change may have been made: check before calling again.');
   if (status !== undefined && status >= 200 && status < 300) {
     return add(`The upstream accepted the request (HTTP ${status}), so it may have taken effect: check before calling again.`);
   }

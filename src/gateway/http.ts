@@ -3,6 +3,7 @@ import type { Config } from '../config.js';
 import { LOOPBACK_HOSTS } from '../util/loopback.js';
 import { readLimited } from '../util/read-body.js';
 import { ToolFailure, abortedFailure } from './errors.js';
+import { retryAfterMs } from './retry-after.js';
 
 /**
  * The HTTP client of every upstream call: one undici dispatcher (a keep-alive pool per origin), created with
@@ -118,14 +119,22 @@ export async function send(upstream: Upstream, req: OutgoingRequest, options: Se
   if (options.signal?.aborted) forward();
   else options.signal?.addEventListener('abort', forward, { once: true });
   const signal = stop.signal;
-  let answered = false;
+  /** The status of the answer, once its status line and headers came: the request got there. */
+  let status: number | undefined;
   const failure = (error: unknown) => {
-    const delivery = answered ? 'yes' : 'maybe';
-    if (options.signal?.aborted) return abortedFailure(options.signal, delivery);
-    if (stop.signal.aborted || isTimeout(error)) {
-      return new ToolFailure('timeout', `no complete answer from upstream within ${options.timeoutLabel}`, { delivery });
+    const delivery = status === undefined ? 'maybe' : 'yes';
+    if (options.signal?.aborted) {
+      const aborted = abortedFailure(options.signal, delivery);
+      return new ToolFailure(aborted.code, aborted.message, { delivery, httpStatus: status });
     }
-    return connectionFailure(error, new URL(req.url).origin, answered);
+    if (stop.signal.aborted || isTimeout(error)) {
+      const late = `no complete answer from upstream within ${options.timeoutLabel}`;
+      return new ToolFailure('timeout', status === undefined ? late : `the upstream answered HTTP ${status} and then stalled: ${late}`, {
+        delivery,
+        httpStatus: status,
+      });
+    }
+    return status === undefined ? connectionFailure(error, new URL(req.url).origin) : brokenAnswer(error, status);
   };
   try {
     const res = await request(req.url, {
@@ -137,7 +146,7 @@ export async function send(upstream: Upstream, req: OutgoingRequest, options: Se
       headersTimeout: remaining,
       bodyTimeout: remaining,
     });
-    answered = true;
+    status = res.statusCode;
     const body = await readLimited(res.body, { maxBytes: options.maxBytes, overflow: 'destroy' });
     if (body.kind === 'too-large') {
       throw new ToolFailure('malformed_response', `upstream answer is larger than ${options.maxBytes} bytes (SVC_MAX_RESPONSE_BYTES)`, {
@@ -149,7 +158,7 @@ export async function send(upstream: Upstream, req: OutgoingRequest, options: Se
       status: res.statusCode,
       contentType: String(res.headers['content-type'] ?? ''),
       text: decode(body.bytes, res.statusCode, res.headers['content-encoding']),
-      retryAfterMs: retryAfter(res.headers['retry-after'], options.now()),
+      retryAfterMs: retryAfterMs(res.headers['retry-after'], options.now()),
       ...deprecation(res.headers),
     };
   } catch (error) {
@@ -193,27 +202,33 @@ const RETRYABLE_CONNECTION_CODES = new Set(['ECONNRESET', 'UND_ERR_SOCKET', 'ECO
 /** Failures of making the connection: the request provably never left. */
 const NOT_SENT_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'UND_ERR_CONNECT_TIMEOUT']);
 
-function connectionFailure(error: unknown, origin: string, answered: boolean): ToolFailure {
+/** The code of a connection error and what it means in words. */
+function connectionError(error: unknown): { code: string; what: string } {
   const err = error as { code?: string; cause?: { code?: string }; message?: string };
   const code = err?.cause?.code ?? err?.code ?? 'UNKNOWN';
-  const what = CONNECTION_WORDS[code] ?? `the request failed (${err?.message ?? code})`;
-  const delivery = answered ? 'yes' : NOT_SENT_CODES.has(code) ? 'no' : 'maybe';
+  return { code, what: CONNECTION_WORDS[code] ?? `the request failed (${err?.message ?? code})` };
+}
+
+/** The connection failed before any answer came. */
+function connectionFailure(error: unknown, origin: string): ToolFailure {
+  const { code, what } = connectionError(error);
   return new ToolFailure('connection_failed', `could not reach ${origin}: ${what} [${code}]`, {
     retryable: RETRYABLE_CONNECTION_CODES.has(code),
-    delivery,
+    delivery: NOT_SENT_CODES.has(code) ? 'no' : 'maybe',
+  });
+}
+
+/** The status line and headers came, then the connection broke: the request got there, and may have done its work. */
+function brokenAnswer(error: unknown, status: number): ToolFailure {
+  const { code } = connectionError(error);
+  return new ToolFailure('connection_failed', `the upstream answered HTTP ${status} and then the connection broke before the answer was complete [${code}]`, {
+    retryable: RETRYABLE_CONNECTION_CODES.has(code),
+    delivery: 'yes',
+    httpStatus: status,
   });
 }
 
 function deprecation(headers: Record<string, string | string[] | undefined>): { deprecation?: string } {
   const said = ['deprecation', 'sunset'].filter((name) => headers[name] !== undefined).map((name) => `${name}: ${String(headers[name]).slice(0, 100)}`);
   return said.length > 0 ? { deprecation: said.join(', ') } : {};
-}
-
-/** Retry-After is seconds or an HTTP date. */
-function retryAfter(header: string | string[] | undefined, now: number): number | undefined {
-  const value = Array.isArray(header) ? header[0] : header;
-  if (!value) return undefined;
-  if (/^\d+$/.test(value.trim())) return Number(value.trim()) * 1000;
-  const date = Date.parse(value);
-  return Number.isNaN(date) ? undefined : Math.max(0, date - now);
 }

@@ -12,7 +12,7 @@ import {
   type SourceCode,
 } from '../catalogue/translation-rules.js';
 import { CRS_CODES, reverseGeocode } from '../catalogue/maps.js';
-import { chunkText } from './chunking.js';
+import { MAX_TEXT_LENGTH, chunkText } from './chunking.js';
 import type { Completer, Completers } from './completion.js';
 import { serviceIcons } from './icons.js';
 import { completeSource, completeTarget, completeTargetOf } from './language-completion.js';
@@ -36,6 +36,8 @@ interface PromptArgument<Required extends boolean = boolean> {
   complete?: Completer;
   /** Given, it must hold more than white space. */
   notBlank?: boolean;
+  /** Given, it must be at most this long (UTF-16 code units, as the workflow tool's schema counts). */
+  maxLength?: number;
 }
 
 const required = (description: string, complete?: Completer, notBlank = false): PromptArgument<true> => ({
@@ -51,7 +53,11 @@ type Values<Args extends Record<string, PromptArgument>> = {
   [K in keyof Args]: Args[K] extends PromptArgument<true> ? string : string | undefined;
 };
 
-const textArg = (what: string) => required(what, undefined, true);
+/** A text to split and translate: bounded as the workflow tool's `text` is. */
+const textArg = (what: string): PromptArgument<true> => ({
+  ...required(`${what}, at most ${MAX_TEXT_LENGTH} characters`, undefined, true),
+  maxLength: MAX_TEXT_LENGTH,
+});
 const targetArg = () => required('Target language code, e.g. en, ko, ja, zh-CN (completion follows the source)', completeTarget);
 const sourceArg = () => optional('Source language code, or auto to detect (default auto)', completeSource);
 const lengthArg = () =>
@@ -162,6 +168,9 @@ function argumentValues(prompt: string, args: Record<string, PromptArgument>, gi
   for (const [name, spec] of Object.entries(args)) {
     const value = Object.hasOwn(given, name) ? given[name] : undefined;
     if (value === undefined && spec.required) invalid(`Invalid arguments for prompt ${prompt}: ${name} is required`);
+    if (value !== undefined && spec.maxLength !== undefined && value.length > spec.maxLength) {
+      invalid(`Invalid arguments for prompt ${prompt}: ${name} must be at most ${spec.maxLength} characters (got ${value.length})`);
+    }
     if (value !== undefined && spec.notBlank && value.trim() === '') invalid(`Invalid arguments for prompt ${prompt}: ${name} must not be empty or only white space`);
     values[name] = value;
   }

@@ -8,16 +8,13 @@ import { execute } from '../gateway/executor.js';
 import { runCall, type CallFrame, type Reply } from '../gateway/pipeline.js';
 import { shortenedNote } from '../gateway/result-size.js';
 import { formatIssues } from '../gateway/validation.js';
-import { chunkText } from './chunking.js';
+import { MAX_TEXT_LENGTH, chunkText } from './chunking.js';
 import { serviceIcons } from './icons.js';
 import { toJsonSchema } from './json-schema.js';
 import { SUMMARY_LENGTHS, generatedPart, summaryCue, summaryParameters, summaryPrompt } from './summary-prompt.js';
 import type { ToolHandler } from './tool-registry.js';
 
 export const WORKFLOW_TOOL_NAME = 'translate_and_summarize';
-
-/** Ten translation calls at most: enough for a long article, bounded for the upstream quota. */
-const MAX_WORKFLOW_TEXT = 50_000;
 
 /** The schemas are built on first use, as the operations' are: start-up does not pay for them. */
 let built: { input: ReturnType<typeof inputSchema>; output: ReturnType<typeof outputSchema> } | undefined;
@@ -29,7 +26,7 @@ const inputSchema = () =>
       text: z
         .string()
         .min(1)
-        .max(MAX_WORKFLOW_TEXT)
+        .max(MAX_TEXT_LENGTH)
         .refine((t) => t.trim() !== '', 'must not be blank')
         .describe('Span-tagged text stays untranslated'),
       target: z.enum(LANGUAGE_CODES).describe('Language of the translation and the summary'),

@@ -124,7 +124,7 @@ export function mcpEndpoint(
 
     if (sessionIdOf(req) !== undefined && !options.stateless) return sessionRequest(req, res, notes, body.value, summary.hasRequest);
     // A client narrows its tools on each request (stateless) or when its session starts.
-    const narrowed = narrowingFrom(req.headers);
+    const narrowed = narrowingFrom(req.headersDistinct);
     if (!narrowed.ok) {
       notes.refused = 'narrowing';
       return sendRpcError(res, 400, -32602, `Bad Request: ${narrowed.message}`);

@@ -109,6 +109,19 @@ describe('retries', () => {
     expect(stamps[1]! - stamps[0]!).toBe(2000);
   });
 
+  it.each([
+    ['-5', [100, 200]],
+    ['soon', [100, 200]],
+    ['1.5', [1500, 1500]],
+  ])('keeps its backoff when Retry-After is not seconds nor an HTTP date, and reads a decimal as seconds (%s)', async (value, gaps) => {
+    random = 0; // backoff = 200 ms x 2^(n-1) x 0.5: 100 ms, then 200 ms
+    const busy = { status: 429, body: { error: { errorCode: '420', message: 'slow down' } }, headers: { 'retry-after': value } };
+    const stamps = recordTimestamps(TOKENIZER, [busy, busy, { status: 200, body: LANGUAGES }]);
+    const { value: done } = await run(listTokenizerLanguages, {});
+    expect(done?.meta.attempts).toBe(3);
+    expect([stamps[1]! - stamps[0]!, stamps[2]! - stamps[1]!]).toEqual(gaps);
+  });
+
   it('does not wait when Retry-After ends beyond the deadline: one attempt, the 429 reported at once', async () => {
     recordTimestamps(TOKENIZER, [{ status: 429, body: { error: { errorCode: '420', message: 'slow down' } }, headers: { 'retry-after': '30' } }]);
     const { failure, elapsed } = await run(listTokenizerLanguages, {}, deps(5000));

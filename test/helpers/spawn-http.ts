@@ -134,10 +134,11 @@ export interface RawResponse {
  */
 export function rawRequest(
   url: string,
-  options: { method?: string; headers?: Record<string, string>; body?: string | Buffer } = {},
+  options: { method?: string; headers?: Record<string, string | string[]>; body?: string | Buffer } = {},
 ): Promise<RawResponse> {
   const target = new URL(url);
-  const headers: Record<string, string> = {
+  // A header given as a list is sent as that many lines.
+  const headers: Record<string, string | string[]> = {
     'Content-Type': 'application/json',
     Accept: 'application/json, text/event-stream',
     ...options.headers,

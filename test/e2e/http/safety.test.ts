@@ -55,6 +55,29 @@ for (const [mode, era] of [['sessions', '2025'], ['stateless', '2025'], ['sessio
       await client.close();
     });
 
+    it('repeated headers narrow each other: a client cannot undo what a proxy in front of it set', async () => {
+      /** The tools listed after a request (an initialize, in session mode) with these headers. */
+      const listed = async (headers: Record<string, string[]>) => {
+        const list = JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/list' });
+        let res;
+        if (mode === 'sessions') {
+          const init = await rawRequest(server.url, { headers, body: INITIALIZE });
+          expect(init.status).toBe(200);
+          res = await rawRequest(server.url, { headers: { 'Mcp-Session-Id': init.headers['mcp-session-id'] as string }, body: list });
+        } else {
+          res = await rawRequest(server.url, { headers, body: list });
+        }
+        return (rpcMessage(res.body).result as { tools: { name: string }[] }).tools.map((t) => t.name);
+      };
+      // The proxy's line first, then the client's: the intersection, not the union.
+      const tools = ['search_list_tokenizer_languages,kms_migrate_key', 'kms_migrate_key,search_update_schema'];
+      expect(await listed({ 'X-MCP-Tools': tools })).toEqual(['kms_migrate_key']);
+      expect(await listed({ 'X-MCP-Read-Only': ['true', 'false'] })).toEqual(['search_list_tokenizer_languages']);
+      expect(await listed({ 'X-MCP-Read-Only': ['false', 'true'] })).toEqual(['search_list_tokenizer_languages']);
+      const bad = await rawRequest(server.url, { headers: { 'X-MCP-Read-Only': ['true', 'maybe'] }, body: INITIALIZE });
+      expect(bad.status).toBe(400);
+    });
+
     it('refuses a header it cannot read, naming the valid tools', async () => {
       const res = await rawRequest(server.url, { headers: { 'X-MCP-Tools': 'kms_drop_everything' }, body: INITIALIZE });
       expect(res.status).toBe(400);
