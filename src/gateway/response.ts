@@ -6,6 +6,7 @@ import {
   ToolFailure,
 } from './errors.js';
 
+import { parseJsonExact } from './exact-json.js';
 import type { RawResponse } from './http.js';
 
 type Json = Record<string, unknown>;
@@ -21,7 +22,7 @@ export function interpretResponse<Op extends AnyOperation>(op: Op, res: RawRespo
   let parseError: Error | undefined;
   if (looksJson) {
     try {
-      parsed = JSON.parse(res.text);
+      parsed = parseJsonExact(res.text);
     } catch (error) {
       parseError = error as Error;
     }
