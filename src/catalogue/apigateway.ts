@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { maybeArray, maybeBoolean, maybeInteger, maybeString } from './answers.js';
 import { long, pathSegment } from './fields.js';
 import { defineOperation } from './types.js';
 
@@ -25,13 +26,13 @@ export const createMethodResponse = defineOperation({
   output: () =>
     z.looseObject({
       methodResponseDto: z.looseObject({
-        tenantId: z.string().optional(),
-        apiId: z.string().optional(),
-        resourceId: z.string().optional(),
-        methodCode: z.string().optional(),
-        statusCode: z.number().optional(),
-        responseDescription: z.string().optional(),
-        modifier: z.string().optional(),
+        tenantId: maybeString(),
+        apiId: maybeString(),
+        resourceId: maybeString(),
+        methodCode: maybeString(),
+        statusCode: maybeInteger(),
+        responseDescription: maybeString(),
+        modifier: maybeString(),
       }),
     }),
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
@@ -59,25 +60,30 @@ export const listProducts = defineOperation({
     }),
   output: () =>
     z.looseObject({
-      initialCount: z.number().optional(),
-      productPage: z
-        .looseObject({
-          total: z.number().optional(),
-          content: z
-            .array(
-              z.looseObject({
-                productId: z.string().optional(),
-                productName: z.string().optional(),
-                productDescription: z.string().optional(),
-                isPublished: z.boolean().optional(),
-                subscriptionCode: z.string().optional(),
-                hasDeployedStage: z.boolean().optional(),
-                modTime: z.string().optional(),
-              }),
-            )
-            .optional(),
-        })
-        .optional(),
+      initialCount: maybeInteger(),
+      productPage: z.looseObject({
+        total: maybeInteger(),
+        content: maybeArray(
+          z.looseObject({
+            productId: maybeString(),
+            invokeId: maybeString(),
+            tenantId: maybeString(),
+            productName: maybeString(),
+            productDescription: maybeString(),
+            isPublished: maybeBoolean(),
+            subscriptionCode: maybeString(),
+            hasDeployedStage: maybeBoolean(),
+            modifier: maybeString(),
+            modTime: maybeString(),
+            domainCode: maybeString(),
+            zoneCode: maybeString(),
+            isDeleted: maybeBoolean(),
+            disabled: maybeBoolean(),
+            permission: maybeString(),
+            actionName: maybeString(),
+          }),
+        ),
+      }),
     }),
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true },
 });

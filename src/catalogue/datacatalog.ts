@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { maybeInteger, maybeString } from './answers.js';
 import { defineOperation } from './types.js';
 
 export const runScanner = defineOperation({
@@ -17,9 +18,9 @@ export const runScanner = defineOperation({
     }),
   output: () =>
     z.looseObject({
-      scannerId: z.number().optional(),
-      name: z.string().optional(),
-      status: z.string().optional().describe('SCANNER_STARTING once the run starts'),
+      scannerId: maybeInteger(),
+      name: maybeString(),
+      status: z.string().describe('SCANNER_STARTING once the run starts'),
     }),
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
 });

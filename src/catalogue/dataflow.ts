@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { maybeArray, maybeInteger, maybeObject, maybeString } from './answers.js';
 import { pathSegment } from './fields.js';
 import { defineOperation } from './types.js';
 
@@ -26,22 +27,20 @@ export const updateJobExecutionOptions = defineOperation({
     }),
   output: () =>
     z.looseObject({
-      jobId: z.string().optional(),
-      name: z.string().optional(),
-      type: z.string().optional(),
-      status: z.string().optional().describe('RUNNABLE, RUNNING, DELETED, UNKNOWN, DRAFT, STOPPED or EDITING'),
-      nodes: z.array(z.looseObject({})).optional(),
-      runCondition: z
-        .looseObject({
-          numWorker: z.number().optional(),
-          timeout: z.number().optional(),
-          nrn: z.string().optional(),
-          scriptPath: z.string().optional(),
-          logPath: z.string().optional(),
-        })
-        .optional(),
-      createdDate: z.string().optional(),
-      updatedDate: z.string().optional(),
+      jobId: z.string(),
+      name: maybeString(),
+      type: maybeString(),
+      status: maybeString().describe('RUNNABLE, RUNNING, DELETED, UNKNOWN, DRAFT, STOPPED or EDITING'),
+      nodes: maybeArray(z.looseObject({})),
+      runCondition: maybeObject({
+        numWorker: maybeInteger(),
+        timeout: maybeInteger(),
+        nrn: maybeString(),
+        scriptPath: maybeString(),
+        logPath: maybeString(),
+      }),
+      createdDate: maybeString(),
+      updatedDate: maybeString(),
     }),
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: true },
 });

@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { maybeString } from './answers.js';
 import { pathSegment } from './fields.js';
 import { defineOperation } from './types.js';
 
@@ -21,8 +22,8 @@ export const migrateKey = defineOperation({
     }),
   output: () =>
     z.looseObject({
-      code: z.string().optional(),
-      data: z.looseObject({ keyTag: z.string().optional(), targetRegion: z.string().optional() }).optional(),
+      code: z.string().describe('SUCCESS'),
+      data: z.looseObject({ keyTag: maybeString(), targetRegion: maybeString() }),
     }),
   confirmation: {
     argument: 'keyTag',

@@ -1,9 +1,10 @@
 import * as z from 'zod';
+import { integer, maybeArray, maybeNumber, maybeObject, maybeString } from './answers.js';
 import { defineOperation } from './types.js';
 
-const centre = () => z.looseObject({ crs: z.string().optional(), x: z.number().optional(), y: z.number().optional() });
-const area = () =>
-  z.looseObject({ name: z.string().optional(), coords: z.looseObject({ center: centre().optional() }).optional() });
+const centre = () => maybeObject({ crs: maybeString(), x: maybeNumber(), y: maybeNumber() });
+const area = () => maybeObject({ name: maybeString(), coords: maybeObject({ center: centre() }) });
+const addition = () => maybeObject({ type: maybeString(), value: maybeString() });
 
 export const CRS_CODES = ['EPSG:4326', 'EPSG:3857', 'SVC:2048'] as const;
 export const ORDER_TYPES = ['legalcode', 'admcode', 'addr', 'roadaddr'] as const;
@@ -51,40 +52,35 @@ export const reverseGeocode = defineOperation({
   output: () =>
     z.looseObject({
       status: z
-        .looseObject({ code: z.number().optional(), name: z.string().optional(), message: z.string().optional() })
-        .optional()
+        .looseObject({ code: integer(), name: maybeString(), message: maybeString() })
         .describe('code 0 ok, 3 no results'),
-      results: z
-        .array(
-          z.looseObject({
-            name: z.string().optional().describe('legalcode, admcode, addr or roadaddr'),
-            code: z
-              .looseObject({ id: z.string().optional(), type: z.string().optional(), mappingId: z.string().optional() })
-              .optional()
-              .describe('type L statutory dong, A administrative, S administrative with a statutory name'),
-            region: z
-              .looseObject({
-                area0: area().optional(),
-                area1: area().optional(),
-                area2: area().optional(),
-                area3: area().optional(),
-                area4: area().optional(),
-              })
-              .optional()
-              .describe('area0 country (kr) to area4 ri; an area with no data has an empty name'),
-            land: z
-              .looseObject({
-                type: z.string().optional(),
-                name: z.string().optional(),
-                number1: z.string().optional(),
-                number2: z.string().optional(),
-                coords: z.looseObject({ center: centre().optional() }).optional(),
-              })
-              .optional()
-              .describe('addr and roadaddr only; addition0 building, addition1 zipcode, addition2 roadGroupCode'),
-          }),
-        )
-        .optional(),
+      results: maybeArray(
+        z.looseObject({
+          name: maybeString().describe('legalcode, admcode, addr or roadaddr'),
+          code: maybeObject({ id: maybeString(), type: maybeString(), mappingId: maybeString() }).describe(
+            'type L statutory dong, A administrative, S administrative with a statutory name',
+          ),
+          region: maybeObject({
+            area0: area(),
+            area1: maybeObject({ name: maybeString(), alias: maybeString(), coords: maybeObject({ center: centre() }) }),
+            area2: area(),
+            area3: area(),
+            area4: area(),
+          }).describe('area0 country (kr) to area4 ri; an area with no data has an empty name'),
+          land: maybeObject({
+            type: maybeString(),
+            name: maybeString(),
+            number1: maybeString(),
+            number2: maybeString(),
+            coords: maybeObject({ center: centre() }),
+            addition0: addition(),
+            addition1: addition(),
+            addition2: addition(),
+            addition3: addition(),
+            addition4: addition(),
+          }).describe('addr and roadaddr only; addition0 building, addition1 zipcode, addition2 roadGroupCode'),
+        }),
+      ),
     }),
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true },
 });

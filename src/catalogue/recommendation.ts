@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { maybeArray, maybeBoolean, maybeString } from './answers.js';
 import { pathSegment } from './fields.js';
 import { defineOperation } from './types.js';
 
@@ -14,18 +15,16 @@ export const getDefaultSchema = defineOperation({
   input: () => z.strictObject({ datasetType: z.enum(['user', 'item', 'interaction']) }),
   output: () =>
     z.looseObject({
-      datasetType: z.string().optional(),
-      name: z.string().optional(),
-      description: z.string().optional(),
-      fields: z
-        .array(
-          z.looseObject({
-            name: z.string(),
-            type: z.array(z.string()),
-            categorical: z.boolean().optional(),
-          }),
-        )
-        .optional(),
+      datasetType: maybeString(),
+      name: maybeString(),
+      description: maybeString(),
+      fields: z.array(
+        z.looseObject({
+          name: maybeString(),
+          type: maybeArray(z.string()).describe('Of string, int, long, boolean, null'),
+          categorical: maybeBoolean().describe('Omitted when false'),
+        }),
+      ),
     }),
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true },
 });
@@ -44,6 +43,6 @@ export const deleteService = defineOperation({
     argument: 'serviceId',
     consequence: ({ serviceId }) => `The recommendation service "${serviceId}" will be deleted.`,
   },
-  output: () => z.looseObject({ result: z.string().optional() }),
+  output: () => z.looseObject({ result: z.string().describe('Result message') }),
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: true },
 });

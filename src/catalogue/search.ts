@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { maybeString } from './answers.js';
 import { SERVER_LIMITS, pathSegment } from './fields.js';
 import { defineOperation } from './types.js';
 
@@ -38,7 +39,7 @@ export const updateSchema = defineOperation({
         )
         .describe('The whole new schema'),
     }),
-  output: () => z.looseObject({ result: z.string().optional() }),
+  output: () => z.looseObject({ result: z.string().describe('Success text') }),
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: true },
 });
 
@@ -55,7 +56,9 @@ export const listTokenizerLanguages = defineOperation({
   arrayResultKey: 'languages',
   output: () =>
     z.looseObject({
-      languages: z.array(z.looseObject({ language: z.string(), type: z.string(), method: z.string(), option: z.string() })),
+      languages: z.array(
+        z.looseObject({ language: maybeString(), type: maybeString(), method: maybeString(), option: maybeString() }),
+      ),
     }),
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true },
 });

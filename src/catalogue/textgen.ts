@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { maybeArray, maybeInteger, maybeString } from './answers.js';
 import { SERVER_LIMITS } from './fields.js';
 import { defineOperation } from './types.js';
 
@@ -40,22 +41,19 @@ export const createCompletion = defineOperation({
     }),
   output: () =>
     z.looseObject({
-      status: z.looseObject({ code: z.string(), message: z.string().optional() }).optional(),
-      result: z
-        .looseObject({
-          text: z.string().optional().describe('Prompt plus generated text'),
-          stopReason: z.string().optional().describe('length, end_token or stop_before'),
-          inputLength: z.number().optional(),
-          outputLength: z.number().optional(),
-          inputTokens: z.array(z.string()).optional(),
-          outputTokens: z.array(z.string()).optional(),
-          aiFilters: z
-            .array(
-              z.looseObject({ groupName: z.string(), name: z.string(), score: z.string().describe('0 high, 1 medium, 2 low') }),
-            )
-            .optional(),
-        })
-        .optional(),
+      // The spec writes the code as a String ('20000'); a number is taken as well.
+      status: z.looseObject({ code: z.union([z.string(), z.number()]), message: maybeString() }),
+      result: z.looseObject({
+        text: maybeString().describe('Prompt plus generated text'),
+        stopReason: maybeString().describe('length, end_token or stop_before'),
+        inputLength: maybeInteger(),
+        outputLength: maybeInteger(),
+        inputTokens: maybeArray(z.string()),
+        outputTokens: maybeArray(z.string()),
+        aiFilters: maybeArray(
+          z.looseObject({ groupName: maybeString(), name: maybeString(), score: maybeString().describe('0 high, 1 medium, 2 low') }),
+        ),
+      }),
     }),
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: false, openWorldHint: true },
 });

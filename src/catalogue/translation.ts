@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { maybeString } from './answers.js';
 import { LANGUAGE_CODES, SOURCE_CODES, translationIssues } from './translation-rules.js';
 import { defineOperation } from './types.js';
 
@@ -32,8 +33,8 @@ export const translateText = defineOperation({
     z.looseObject({
       message: z.looseObject({
         result: z.looseObject({
-          srcLangType: z.string().optional(),
-          tarLangType: z.string().optional(),
+          srcLangType: maybeString(),
+          tarLangType: maybeString(),
           translatedText: z.string(),
         }),
       }),

@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import { OFF_SPEC_KEY, offSpec } from './answers.js';
 
 /** The eleven services; each has its own origin (SVC_<SERVICE>_URL) or falls back to SVC_GATEWAY_URL. */
 export const SERVICES = [
@@ -51,6 +52,18 @@ export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
  */
 export type Envelope = 'code-zero' | 'code-success' | 'maps-status' | 'studio-status' | 'success-flag';
 
+/**
+ * Where each envelope says how the call went, and the values that mean success (compared as text, so that 0 and '0'
+ * are alike). Any other value is a documented failure: the upstream refused the request.
+ */
+export const ENVELOPE_SUCCESS: Readonly<Record<Envelope, { path: readonly [string, ...string[]]; values: readonly (string | number | boolean)[] }>> = {
+  'code-zero': { path: ['code'], values: [0] },
+  'code-success': { path: ['code'], values: ['SUCCESS'] },
+  'maps-status': { path: ['status', 'code'], values: [0, 3] },
+  'studio-status': { path: ['status', 'code'], values: ['20000'] },
+  'success-flag': { path: ['success'], values: [true] },
+};
+
 export interface ToolAnnotationSet {
   readOnlyHint: boolean;
   destructiveHint: boolean;
@@ -90,14 +103,16 @@ export interface Operation<
    * Arguments not used in the path go to the query for GET/DELETE and to the JSON body otherwise.
    */
   input: Input;
-  /** Shape of the upstream JSON; tolerant of extra fields. The executor returns the parsed value. */
+  /**
+   * Shape of the upstream JSON, built from ./answers.ts: its required members are what a success carries (an answer
+   * without them is an error that says so); every other field may be missing or null, and unlisted fields pass
+   * through. The executor returns the parsed value.
+   */
   output: Output;
   annotations: ToolAnnotationSet;
   envelope?: Envelope;
   /** E1/E2: `region` (KR | SGN | JPN, default from config) selects the path segment and is not sent. */
   streamingRegion?: boolean;
-  /** Properties (anywhere in the answer) that the spec declares Integer but may arrive as digit strings. */
-  integerFields?: readonly string[];
   /** The upstream answers a bare JSON array; structured content must be an object, so it becomes `{[key]: array}`. */
   arrayResultKey?: string;
   /** The answer may be text, not JSON (E5 with output=xml or a JSONP callback): a non-JSON answer passes through as text. */
@@ -139,6 +154,7 @@ export function defineOperation<Input extends z.ZodObject, Output extends z.ZodO
   let builtOutput: Output | undefined;
   return Object.defineProperties(rest, {
     input: { get: () => (builtInput ??= input()), enumerable: true },
-    output: { get: () => (builtOutput ??= output()), enumerable: true },
+    // Every answer may carry offSpec (./answers.ts), so every output schema says what it is.
+    output: { get: () => (builtOutput ??= output().extend({ [OFF_SPEC_KEY]: offSpec() }) as unknown as Output), enumerable: true },
   }) as Operation<Input, Output, AnswersText>;
 }

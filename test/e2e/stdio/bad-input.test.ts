@@ -4,23 +4,14 @@
  * upstream receives nothing. Positive controls next to them show that the same calls, fixed, do go out.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startRecordingServer, type RecordedRequest, type Reply, type RecordingServer } from '../../helpers/recording-server.js';
+import { startRecordingServer, type RecordingServer } from '../../helpers/recording-server.js';
 import { spawnServer, textOf, type SpawnedServer } from '../../helpers/spawn-server.js';
 import { CREDENTIALS, fullEnv } from '../../helpers/upstream.js';
 import { VALID } from '../../helpers/valid-args.js';
+import { validAnswer } from '../../helpers/valid-answers.js';
 
 let upstream: RecordingServer;
 let server: SpawnedServer;
-
-/** A valid answer for whichever operation asked, so that positive controls succeed. */
-function validAnswer(req: RecordedRequest): Reply {
-  if (req.url.startsWith('/nmt/v1/translation')) {
-    return { body: { message: { result: { srcLangType: 'ko', tarLangType: 'en', translatedText: 'ok' } } } };
-  }
-  if (req.url.endsWith('/responses')) return { body: { methodResponseDto: { statusCode: 200 } } };
-  if (req.url.startsWith('/CloudSearch/real/v1/tokenizer')) return { body: [] };
-  return { body: {} };
-}
 
 beforeAll(async () => {
   upstream = await startRecordingServer();
@@ -274,9 +265,6 @@ describe('positive controls', () => {
   it.each(ACCEPTED.map(([tool, args]) => [`${tool} ${JSON.stringify(args).slice(0, 90)}`, tool, args] as const))(
     'accepted: %s',
     async (_, tool, args) => {
-      if (tool === 'maps_reverse_geocode' && 'callback' in args) {
-        upstream.reply({ headers: { 'content-type': 'application/javascript' }, body: 'handle_1({"status":{"code":0}})' });
-      }
       const result = await server.call(tool, args);
       expect(result.isError, JSON.stringify(result.content)).toBeFalsy();
       expect(upstream.requests).toHaveLength(1);
