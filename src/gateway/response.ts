@@ -9,12 +9,16 @@ import {
 } from './errors.js';
 import { parseJsonExact } from './exact-json.js';
 import type { RawResponse } from './http.js';
+import { jsonpContent, xmlStatus, type XmlStatus } from './text-answers.js';
 
 type Json = Record<string, unknown>;
 const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
 
-/** What an answer's body is: JSON, text (E5's XML and JSONP), or neither. */
-type Body = { kind: 'json'; value: unknown } | { kind: 'text' } | { kind: 'malformed'; reason: string };
+/** What an answer's body is: JSON (JSONP's included), text (E5's XML, with its status when one is found), or neither. */
+type Body =
+  | { kind: 'json'; value: unknown; jsonp: boolean }
+  | { kind: 'text'; status?: XmlStatus }
+  | { kind: 'malformed'; reason: string };
 
 /**
  * Turns an upstream answer into the operation's typed answer, or throws the ToolFailure that explains it. Pure.
@@ -32,8 +36,11 @@ export function interpretResponse<Op extends AnyOperation>(op: Op, res: RawRespo
       httpStatus: res.status,
     });
   }
-  // XML and JSONP answers pass through as text, whatever content type the upstream gave them.
-  if (body.kind === 'text') return { kind: 'text', value: res.text } as Answer<Op>;
+  if (body.kind === 'text') {
+    // The XML layout is not shown in the spec: a status is checked when one is found, and the text passes as it came.
+    if (body.status) checkEnvelope(op, { status: body.status }, res.status);
+    return { kind: 'text', value: res.text } as Answer<Op>;
+  }
 
   let parsed = body.value;
   if (Array.isArray(parsed) && op.arrayResultKey) parsed = { [op.arrayResultKey]: parsed };
@@ -43,7 +50,9 @@ export function interpretResponse<Op extends AnyOperation>(op: Op, res: RawRespo
   const gateway = gatewayError(parsed);
   if (gateway) throw gateway(res.status);
   checkEnvelope(op, parsed, res.status);
-  return { kind: 'json', value: readAnswer(op, parsed, res) } as Answer<Op>;
+  const value = readAnswer(op, parsed, res);
+  // A JSONP answer was asked for as such: it passes as it came, once its status is known to be a success.
+  return (body.jsonp ? { kind: 'text', value: res.text } : { kind: 'json', value }) as Answer<Op>;
 }
 
 function readBody(op: AnyOperation, res: RawResponse): Body {
@@ -51,12 +60,21 @@ function readBody(op: AnyOperation, res: RawResponse): Body {
   let reason = `content type "${res.contentType || 'none'}"`;
   if (looksJson) {
     try {
-      return { kind: 'json', value: parseJsonExact(res.text) };
+      return { kind: 'json', value: parseJsonExact(res.text), jsonp: false };
     } catch (error) {
       reason = (error as Error).message;
     }
   }
-  return op.mayAnswerText ? { kind: 'text' } : { kind: 'malformed', reason };
+  if (!op.mayAnswerText) return { kind: 'malformed', reason };
+  const inner = jsonpContent(res.text);
+  if (inner !== undefined) {
+    try {
+      return { kind: 'json', value: parseJsonExact(inner), jsonp: true };
+    } catch {
+      // Not JSONP after all: text.
+    }
+  }
+  return { kind: 'text', status: xmlStatus(res.text) };
 }
 
 /**
@@ -188,7 +206,7 @@ function httpFailure(res: RawResponse, body: Body): ToolFailure {
       });
     }
   }
-  const own = isObject(parsed) ? ownError(parsed) : undefined;
+  const own = isObject(parsed) ? ownError(parsed) : body.kind === 'text' && body.status ? ownError({ status: body.status }) : undefined;
   if (own) {
     return new ToolFailure('upstream_error', `upstream error ${own.code}, HTTP ${res.status}: ${own.message}`, {
       ...retry,

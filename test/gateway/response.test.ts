@@ -179,12 +179,46 @@ describe('integers beyond 2^53 are handed on exactly', () => {
   });
 });
 
-describe('other answers', () => {
+describe('E5 answers in JSONP and XML: their maps status decides', () => {
+  const jsonp = (body: unknown, status = 200) => ({ status, contentType: 'application/javascript', text: `cb(${JSON.stringify(body)});` });
+  const xml = (code: number, status = 200) => ({
+    status,
+    contentType: 'application/xml;charset=utf-8',
+    text: `<?xml version="1.0" encoding="UTF-8"?>\n<response>\n  <status>\n    <code>${code}</code>\n    <name>${code === 0 ? 'ok' : 'invalid request'}</name>\n    <message>coords &amp; more</message>\n  </status>\n  <results/>\n</response>\n`,
+  });
+
+  it('JSONP with status 100 at HTTP 200 is an error with its code', () => {
+    const error = failure(reverseGeocode, jsonp({ status: { code: 100, name: 'invalid request', message: 'bad coords' } }));
+    expect(error.code).toBe('upstream_error');
+    expect(error.upstreamCode).toBe('100');
+    expect(error.message).toBe('upstream error 100, HTTP 200: invalid request: bad coords');
+  });
+
+  it('JSONP and XML at HTTP 400 keep the maps code', () => {
+    const fromJsonp = failure(reverseGeocode, jsonp({ status: { code: 100, name: 'invalid request', message: 'bad coords' } }, 400));
+    expect([fromJsonp.code, fromJsonp.upstreamCode, fromJsonp.httpStatus]).toEqual(['upstream_error', '100', 400]);
+    const fromXml = failure(reverseGeocode, xml(100, 400));
+    expect([fromXml.code, fromXml.upstreamCode, fromXml.message]).toEqual(['upstream_error', '100', 'upstream error 100, HTTP 400: invalid request: coords & more']);
+  });
+
+  it('XML with status 900 at HTTP 200 is an error; status 0 and 3 are answers, passed on as text', () => {
+    expect(failure(reverseGeocode, xml(900)).upstreamCode).toBe('900');
+    for (const code of [0, 3]) expect(interpretResponse(reverseGeocode, xml(code))).toEqual({ kind: 'text', value: xml(code).text });
+    const ok = jsonp({ status: { code: 0, name: 'ok' }, results: [] });
+    expect(interpretResponse(reverseGeocode, ok)).toEqual({ kind: 'text', value: ok.text });
+  });
+
   it('passes a JSONP answer through as text even when labelled application/json', () => {
     const text = 'cb({"status":{"code":0}})';
     expect(interpretResponse(reverseGeocode, { status: 200, contentType: 'application/json', text })).toEqual({ kind: 'text', value: text });
   });
 
+  it('JSONP without its status lacks what a success carries', () => {
+    expect(failure(reverseGeocode, jsonp({ results: [] })).message).toMatch(/with no status; a success of E5 carries status\.code 0 or 3/);
+  });
+});
+
+describe('other answers', () => {
   it('still calls a broken JSON answer malformed for a JSON-only operation', () => {
     expect(() => interpretResponse(listProducts, { status: 200, contentType: 'application/json', text: '{"productPage":' })).toThrow(
       /not valid JSON/,
