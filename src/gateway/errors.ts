@@ -30,6 +30,8 @@ export interface FailureDetails {
   upstreamCode?: string;
   /** Milliseconds the upstream asked us to wait (Retry-After). */
   retryAfterMs?: number;
+  /** The answer is a documented failure (a failure code the spec lists): the upstream refused the request. */
+  refused?: boolean;
 }
 
 /** What happened on the wire, for logs and callers: returned with an answer, or carried by a failure. */
@@ -50,6 +52,7 @@ export class ToolFailure extends Error {
   readonly httpStatus?: number;
   readonly upstreamCode?: string;
   readonly retryAfterMs?: number;
+  readonly refused: boolean;
   /** Set by the executor: how far the call got. */
   meta?: CallMeta;
 
@@ -64,6 +67,7 @@ export class ToolFailure extends Error {
     this.httpStatus = details.httpStatus;
     this.upstreamCode = details.upstreamCode;
     this.retryAfterMs = details.retryAfterMs;
+    this.refused = details.refused ?? false;
   }
 
   /** The same failure with more said about it. */

@@ -176,6 +176,8 @@ function withOutcome(op: AnyOperation, failure: ToolFailure, { delivery, status 
     const stopped = failure.code === 'shutting_down' || failure.code === 'cancelled';
     return stopped && delivery === 'maybe' ? add('The request may have reached the upstream (it changes nothing there).') : failure;
   }
+  // A documented failure code (E15's code other than SUCCESS) says the request was refused: nothing to check.
+  if (failure.refused) return failure;
   if (status !== undefined && status >= 200 && status < 300) {
     return add(`The upstream accepted the request (HTTP ${status}), so it may have taken effect: check before calling again.`);
   }

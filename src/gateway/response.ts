@@ -242,9 +242,9 @@ function ownError(body: Json): { code: string; message: string } | undefined {
 }
 
 /**
- * A 2xx answer whose envelope says the call failed (E1/E2 code, E5/E12 status.code, E9 success, E15 code). Its words
- * are what the body says. An envelope without its code is left to the output schema, which says whether a success
- * must carry one.
+ * A 2xx answer whose envelope says the call failed (E1/E2 code, E5/E12 status.code, E9 success, E15 code): a
+ * documented failure, so the upstream refused the request and nothing is to be checked. Its words are what the body
+ * says. An envelope without its code is left to the output schema, which says whether a success must carry one.
  */
 function checkEnvelope(op: AnyOperation, body: Json, status: number): void {
   if (!op.envelope) return;
@@ -262,6 +262,7 @@ function checkEnvelope(op: AnyOperation, body: Json, status: number): void {
   throw new ToolFailure('upstream_error', `upstream error ${code}, HTTP ${status}: ${message}`, {
     httpStatus: status,
     upstreamCode: code,
+    refused: true,
   });
 }
 

@@ -179,6 +179,19 @@ describe('integers beyond 2^53 are handed on exactly', () => {
   });
 });
 
+describe('documented failure codes in a 2xx answer', () => {
+  it('E15 code other than SUCCESS is a refusal that says what the body says', () => {
+    const error = failure(migrateKey, json({ code: 'FAIL', data: { reason: 'exists' } }));
+    expect(error.message).toBe('upstream error FAIL, HTTP 200: {"data":{"reason":"exists"}}');
+    expect(error.refused).toBe(true);
+    expect(error.upstreamCode).toBe('FAIL');
+  });
+
+  it('an answer without the code is not a refusal', () => {
+    expect(failure(migrateKey, json({ data: {} })).refused).toBe(false);
+  });
+});
+
 describe('E5 answers in JSONP and XML: their maps status decides', () => {
   const jsonp = (body: unknown, status = 200) => ({ status, contentType: 'application/javascript', text: `cb(${JSON.stringify(body)});` });
   const xml = (code: number, status = 200) => ({
