@@ -42,7 +42,7 @@ export const listProducts = defineOperation({
   id: 'E7',
   name: 'apigateway_list_products',
   title: 'List API gateway products',
-  description: 'Lists gateway products, filtered and paged.',
+  description: 'Lists gateway products, filtered and paged. Counts over 2^53 come as digit strings.',
   service: 'apigateway',
   method: 'GET',
   path: '/api/v1/products',
@@ -56,7 +56,7 @@ export const listProducts = defineOperation({
       isPublished: z.boolean().optional(),
       subscriptionCode: z.enum(['PUBLIC', 'PROTECTED']).optional().describe('PROTECTED needs publisher approval'),
       hasDeployedStage: z.boolean().optional(),
-      hasStageNotAssociatedWithUsagePlanId: z.string().min(1).optional().describe('Usage plan ID to exclude'),
+      hasStageNotAssociatedWithUsagePlanId: z.string().optional().describe('Usage plan ID to exclude'),
     }),
   output: () =>
     z.looseObject({

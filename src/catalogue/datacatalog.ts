@@ -13,8 +13,9 @@ export const runScanner = defineOperation({
   auth: 'gateway-signature',
   input: () =>
     z.strictObject({
-      catalogId: z.int().min(0),
-      scannerId: z.int().min(0),
+      // Integer, as the spec says: it sets no range, so none is checked here.
+      catalogId: z.int(),
+      scannerId: z.int(),
     }),
   output: () =>
     z.looseObject({

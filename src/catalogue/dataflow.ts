@@ -19,9 +19,9 @@ export const updateJobExecutionOptions = defineOperation({
         .strictObject({
           numWorker: z.int().min(2).max(10).optional(),
           timeout: z.int().min(1).max(1440).optional().describe('Minutes'),
-          nrn: z.string().min(1).describe('Resource id of the job'),
-          scriptPath: z.string().min(1),
-          logPath: z.string().min(1),
+          nrn: z.string().describe('Resource id of the job'),
+          scriptPath: z.string(),
+          logPath: z.string(),
         })
         .describe('Execution options'),
     }),

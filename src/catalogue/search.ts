@@ -4,15 +4,17 @@ import { SERVER_LIMITS, pathSegment } from './fields.js';
 import { defineOperation } from './types.js';
 
 /**
- * The spec shows only part of the schema ("complete structure: not shown"), so the tool checks the frame it
- * knows and states the rest of the shape in words; the search service validates the whole document.
+ * The spec asks only for "a valid schema" (checked by the service's validate-schema operation) and shows part of it,
+ * so the tool requires an object, gives the members the spec shows their types, and states their shape in words;
+ * none is required here: the search service validates the whole document.
  */
 const schemaDocument = () =>
   z.looseObject({
-    primarySectionName: z.string().min(1).describe('Primary section name'),
-    sections: z.array(z.looseObject({})).describe('[{name, docProperties: [{type, name}]}]'),
+    primarySectionName: z.string().optional().describe('Primary section name'),
+    sections: z.array(z.looseObject({})).optional().describe('[{name, docProperties: [{type, name}]}]'),
     indexes: z
       .array(z.looseObject({}))
+      .optional()
       .describe(
         '[{name, documentTermWeight, buildInfos: [{name, sections: [section names], sectionTermWeight, indexProcessors: [{type, method, option}]}]}]',
       ),
@@ -35,7 +37,7 @@ export const updateSchema = defineOperation({
       document: schemaDocument()
         .refine(
           (doc) => Buffer.byteLength(JSON.stringify(doc), 'utf8') <= SERVER_LIMITS.documentBytes,
-          `must be at most ${SERVER_LIMITS.documentBytes} bytes as JSON`,
+          `must be at most ${SERVER_LIMITS.documentBytes} bytes as JSON (this server's limit)`,
         )
         .describe('The whole new schema'),
     }),

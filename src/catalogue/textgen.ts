@@ -1,7 +1,10 @@
 import * as z from 'zod';
 import { maybeArray, maybeInteger, maybeString } from './answers.js';
-import { SERVER_LIMITS } from './fields.js';
+import { SERVER_LIMITS, pathSegment } from './fields.js';
 import { defineOperation } from './types.js';
+
+/** The model of the spec's sample (E12's path): the default of `model`. */
+export const TEXTGEN_MODEL = 'LK-D2';
 
 export const AI_FILTERS = [
   { groupName: 'curse', name: 'discrimination', meaning: 'Abasement, discrimination or hate speech' },
@@ -21,19 +24,20 @@ export const createCompletion = defineOperation({
   envelope: 'studio-status',
   input: () =>
     z.strictObject({
-      model: z.enum(['LK-D2']).default('LK-D2'),
+      // The spec's sample uses LK-D2 and names no other model; any name is sent, and the service decides.
+      model: pathSegment().default(TEXTGEN_MODEL),
       // The spec sets no length: these bounds are this server's (README, "Limits").
-      text: z.string().min(1).max(SERVER_LIMITS.promptChars).describe('Prompt'),
+      text: z.string().min(1).max(SERVER_LIMITS.promptChars).describe("Prompt; max is this server's"),
       maxTokens: z.int().min(1).max(2048).default(100).describe('Max output tokens'),
       temperature: z.number().gt(0).max(1).default(0.5).describe('Randomness'),
       topK: z.int().min(0).max(128).default(0),
       topP: z.number().gt(0).max(1).default(0.8).describe('Nucleus sampling'),
       repeatPenalty: z.number().gt(0).max(10).default(5),
       stopBefore: z
-        .array(z.string().min(1).max(SERVER_LIMITS.stopSequenceChars))
+        .array(z.string().max(SERVER_LIMITS.stopSequenceChars))
         .max(SERVER_LIMITS.stopSequences)
         .default([])
-        .describe('Stop before any of these'),
+        .describe("Stop before any of these; caps are this server's"),
       start: z.string().optional().describe('Appended after the input'),
       restart: z.string().optional().describe('Appended after the output'),
       includeTokens: z.boolean().optional(),

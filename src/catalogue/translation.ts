@@ -21,8 +21,8 @@ export const translateText = defineOperation({
         source: z.enum(SOURCE_CODES).describe('Source language, or auto to detect'),
         target: z.enum(LANGUAGE_CODES),
         text: z.string().min(1),
-        glossaryKey: z.string().min(1).optional().describe('Glossary ID'),
-        replaceInfo: z.string().min(1).optional().describe('Substitution index'),
+        glossaryKey: z.string().optional().describe('Glossary ID'),
+        replaceInfo: z.string().optional().describe('Substitution index'),
         honorific: z.boolean().optional().meta({ description: 'Polite forms', default: false }),
       })
       .superRefine((args, ctx) => {

@@ -80,10 +80,10 @@ export function requireArray(obj: JsonObject, field: string, label = field): unk
   return value;
 }
 
-/** A path parameter the spec declares Integer: decimal digits only, within the safe integer range. */
+/** A path parameter the spec declares Integer (no range given): decimal digits, a sign allowed, within the safe range. */
 export function pathInt(params: Record<string, string>, name: string): number {
   const raw = params[name] ?? '';
-  if (!/^\d{1,15}$/.test(raw)) fail(badRequest(`${name} must be an integer`));
+  if (!/^-?\d{1,15}$/.test(raw)) fail(badRequest(`${name} must be an integer`));
   return Number(raw);
 }
 

@@ -1,0 +1,81 @@
+/**
+ * Limits the spec does not state (issue 18, point 6): what the platform decides is sent, and the published input
+ * schema says the same as the server's own check. Each call goes
+ * through prepare (validation and the request as it would be sent); the published schema is checked with the
+ * validator an MCP client uses.
+ */
+import { describe, expect, it } from 'vitest';
+import { CATALOGUE } from '../../src/catalogue/catalogue.js';
+import { SERVICES, type AnyOperation } from '../../src/catalogue/types.js';
+import { ToolFailure } from '../../src/gateway/errors.js';
+import { prepare } from '../../src/gateway/executor.js';
+import { toolDefinition } from '../../src/mcp/catalogue-tools.js';
+import { sharedLazyValidator } from '../../src/mcp/schema-validator.js';
+
+const config = {
+  serviceUrls: Object.fromEntries(SERVICES.map((s) => [s, 'http://upstream.test'])),
+  credentials: { gateway: { accessKey: 'AK', secretKey: 'SK' }, appKeys: { maps: { clientId: 'c', clientSecret: 's' }, translation: { clientId: 'c', clientSecret: 's' } }, studio: { apiKey: 'a', gatewayKey: 'g' } },
+  streamingRegion: 'KR',
+  timeoutMs: 1000,
+  limits: { maxConcurrentCalls: 1, maxResponseBytes: 1024, maxResultBytes: 1024, workflowTimeoutMs: 1000 },
+} as never;
+
+const op = (name: string): AnyOperation => CATALOGUE.find((o) => o.name === name)!;
+const sent = (name: string, args: Record<string, unknown>) => prepare(op(name), args, { config }).built;
+const refusal = (name: string, args: Record<string, unknown>) => {
+  try {
+    prepare(op(name), args, { config });
+  } catch (error) {
+    expect(error).toBeInstanceOf(ToolFailure);
+    expect((error as ToolFailure).code).toBe('invalid_input');
+    return (error as ToolFailure).message;
+  }
+  throw new Error(`${name} accepted ${JSON.stringify(args)}`);
+};
+/** Whether the tool's published input schema accepts the arguments (what a validating client checks). */
+const published = (name: string, args: Record<string, unknown>) =>
+  sharedLazyValidator().getValidator(toolDefinition(op(name)).inputSchema as never)(args).valid;
+
+describe('where the platform decides, the tool sends', () => {
+  it('E12 model: any name, LK-D2 by default', () => {
+    expect(sent('textgen_create_completion', { text: 'hi', model: 'HCX-003' }).uri).toBe('/testapp/v1/completions/HCX-003');
+    expect(sent('textgen_create_completion', { text: 'hi' }).uri).toBe('/testapp/v1/completions/LK-D2');
+    expect(published('textgen_create_completion', { text: 'hi', model: 'HCX-003' })).toBe(true);
+    expect(refusal('textgen_create_completion', { text: 'hi', model: '..' })).toMatch(/model/);
+  });
+
+  it('E13 document: any object, none of the members the spec shows required', () => {
+    expect(JSON.parse(sent('search_update_schema', { name: 'shop', document: {} }).body!)).toEqual({ document: {} });
+    const partial = { indexes: [{ name: 'title_idx' }], extra: true };
+    expect(JSON.parse(sent('search_update_schema', { name: 'shop', document: partial }).body!)).toEqual({ document: partial });
+    expect(published('search_update_schema', { name: 'shop', document: {} })).toBe(true);
+    expect(refusal('search_update_schema', { name: 'shop', document: 'schema' })).toMatch(/document/);
+  });
+
+  it("E13 document: the size bound is the server's, and says so", () => {
+    const document = { primarySectionName: 'x'.repeat(1024 * 1024) };
+    expect(refusal('search_update_schema', { name: 'shop', document })).toMatch(/must be at most 1048576 bytes as JSON \(this server's limit\)/);
+  });
+
+  it.each([
+    ['translation_translate_text', { source: 'ko', target: 'en', text: 'a', glossaryKey: '', replaceInfo: '' }],
+    ['dataflow_update_job_execution_options', { jobId: 'j', jobCondition: { nrn: '', scriptPath: '', logPath: '' } }],
+    ['apigateway_list_products', { hasStageNotAssociatedWithUsagePlanId: '' }],
+    ['textgen_create_completion', { text: 'a', stopBefore: [''] }],
+  ])('%s: empty strings the spec gives no minimum for are sent', (name, args) => {
+    expect(() => sent(name, args)).not.toThrow();
+    expect(published(name, args)).toBe(true);
+  });
+
+  it('E8 ids: any integer, negative ones included (the spec says Integer and no range)', () => {
+    expect(sent('datacatalog_run_scanner', { catalogId: -1, scannerId: 0 }).uri).toBe('/api/v1/catalogs/-1/scanners/0/run-scanner');
+    expect(published('datacatalog_run_scanner', { catalogId: -1, scannerId: 0 })).toBe(true);
+    expect(refusal('datacatalog_run_scanner', { catalogId: 1.5, scannerId: 0 })).toMatch(/catalogId/);
+  });
+
+  it("E12 text and stopBefore: their bounds are the server's, and the schema says so", () => {
+    const properties = (toolDefinition(op('textgen_create_completion')).inputSchema as { properties: Record<string, { description?: string }> }).properties;
+    expect(properties.text!.description).toMatch(/this server's/);
+    expect(properties.stopBefore!.description).toMatch(/this server's/);
+  });
+});
