@@ -10,6 +10,49 @@ export const CRS_CODES = ['EPSG:4326', 'EPSG:3857', 'SVC:2048'] as const;
 export const ORDER_TYPES = ['legalcode', 'admcode', 'addr', 'roadaddr'] as const;
 const ORDER = `(?:${ORDER_TYPES.join('|')})`;
 
+/**
+ * The coordinate codes in any case (the spec's sample addresses write them in lower case), as a pattern a JSON Schema
+ * can carry: portable regex dialects have no case-insensitive flag, so each letter is a class ([Ee][Pp]...), and codes
+ * of one authority share it: ^([Ee][Pp][Ss][Gg]:(4326|3857)|[Ss][Vv][Cc]:2048)$. The operation upper-cases them
+ * before they are sent.
+ */
+const CRS = (() => {
+  const numbers = new Map<string, string[]>();
+  for (const code of CRS_CODES) {
+    const [authority, number] = code.split(':') as [string, string];
+    numbers.set(authority, [...(numbers.get(authority) ?? []), number]);
+  }
+  const anyCase = (text: string) => text.replace(/[A-Za-z]/g, (c) => `[${c.toUpperCase()}${c.toLowerCase()}]`);
+  const one = [...numbers].map(([authority, list]) => `${anyCase(authority)}:${list.length > 1 ? `(${list.join('|')})` : list[0]}`);
+  return new RegExp(`^(${one.join('|')})$`);
+})();
+const crs = (description: string) =>
+  z
+    .string()
+    .regex(CRS, `must be ${CRS_CODES.join(', ')} (any case)`)
+    .optional()
+    .meta({ description, default: CRS_CODES[0] });
+
+/**
+ * One number of `coords` as a person or a model may write it: a sign, digits with a point, an exponent. The grouping
+ * is unambiguous, so matching is linear; the exponent has at most three digits (a coordinate is never near 1e1000).
+ */
+const NUMBER = String.raw`[-+]?(\d+(\.\d*)?|\.\d+)([eE][-+]?\d{1,3})?`;
+const COORDS = new RegExp(String.raw`^\s*${NUMBER}\s*,\s*${NUMBER}\s*$`);
+
+/** A number of `coords` as a plain decimal, the form the spec's samples send: no `+`, no exponent, no bare point. */
+export function plainDecimal(text: string): string {
+  if (/^-?\d+(\.\d+)?$/.test(text)) return text;
+  const [, sign, whole = '', fraction = '', exponent = '0'] = /^([-+]?)(\d*)(?:\.(\d*))?(?:[eE]([-+]?\d+))?$/.exec(text)!;
+  const digits = whole + fraction;
+  const point = whole.length + Number(exponent);
+  const padded = point < 0 ? '0'.repeat(-point) + digits : digits.padEnd(point, '0');
+  const at = Math.max(point, 0);
+  const integer = padded.slice(0, at).replace(/^0+(?=\d)/, '') || '0';
+  const decimals = padded.slice(at).replace(/0+$/, '');
+  return `${sign === '-' ? '-' : ''}${integer}${decimals ? `.${decimals}` : ''}`;
+}
+
 export const reverseGeocode = defineOperation({
   id: 'E5',
   name: 'maps_reverse_geocode',
@@ -28,10 +71,11 @@ export const reverseGeocode = defineOperation({
       .strictObject({
         coords: z
           .string()
-          .regex(/^-?\d+(?:\.\d+)?,-?\d+(?:\.\d+)?$/, 'must be "x,y" (e.g. 127.1054,37.3595)')
-          .describe('"x,y"; lon,lat for EPSG:4326'),
-        sourcecrs: z.enum(CRS_CODES).optional().meta({ description: 'Input CRS, any case', default: 'EPSG:4326' }),
-        targetcrs: z.enum(CRS_CODES).optional().meta({ description: 'Output CRS, any case', default: 'EPSG:4326' }),
+          .regex(COORDS, 'must be "x,y" (e.g. 127.1054,37.3595)')
+          .transform((text) => text.split(',').map((part) => plainDecimal(part.trim())).join(','))
+          .describe('"x,y"; lon,lat for EPSG:4326; sent as plain decimals'),
+        sourcecrs: crs('Input CRS, any case'),
+        targetcrs: crs('Output CRS, any case'),
         orders: z
           .string()
           .regex(new RegExp(`^${ORDER}(?:,${ORDER})*$`), `must be a comma list of ${ORDER_TYPES.join(', ')}`)

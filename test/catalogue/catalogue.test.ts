@@ -250,9 +250,12 @@ describe('spec constraints in the JSON Schema', () => {
     expect(condition.properties!.timeout).toMatchObject({ type: 'integer', minimum: 1, maximum: 1440 });
   });
 
-  it('E5 enums and default output json', () => {
-    expect(prop('maps_reverse_geocode', 'sourcecrs').enum).toEqual(['EPSG:4326', 'EPSG:3857', 'SVC:2048']);
-    expect(prop('maps_reverse_geocode', 'targetcrs').enum).toEqual(['EPSG:4326', 'EPSG:3857', 'SVC:2048']);
+  it('E5 coordinate codes in any case, and default output json', () => {
+    // A pattern of letter classes: what the server takes (any case), in a dialect every JSON Schema consumer reads.
+    for (const name of ['sourcecrs', 'targetcrs']) {
+      expect(prop('maps_reverse_geocode', name)).toMatchObject({ type: 'string', pattern: '^([Ee][Pp][Ss][Gg]:(4326|3857)|[Ss][Vv][Cc]:2048)$', default: 'EPSG:4326' });
+      expect(prop('maps_reverse_geocode', name).description).toMatch(/any case/);
+    }
     expect(prop('maps_reverse_geocode', 'output')).toMatchObject({ enum: ['json', 'xml'], default: 'json' });
   });
 

@@ -1,6 +1,6 @@
 /**
- * Limits the spec does not state (issue 18, point 6): what the platform decides is sent, and the published input
- * schema says the same as the server's own check. Each call goes
+ * Limits the spec does not state (issue 18, points 6 and 7): what is unambiguous is taken and normalised, what the
+ * platform decides is sent, and the published input schema says the same as the server's own check. Each call goes
  * through prepare (validation and the request as it would be sent); the published schema is checked with the
  * validator an MCP client uses.
  */
@@ -35,6 +35,49 @@ const refusal = (name: string, args: Record<string, unknown>) => {
 /** Whether the tool's published input schema accepts the arguments (what a validating client checks). */
 const published = (name: string, args: Record<string, unknown>) =>
   sharedLazyValidator().getValidator(toolDefinition(op(name)).inputSchema as never)(args).valid;
+const query = (uri: string) => new URLSearchParams(uri.slice(uri.indexOf('?') + 1));
+
+describe('E5 coords: what is unambiguous is taken and sent as plain decimals', () => {
+  it.each([
+    ['127.1054, 37.3595', '127.1054,37.3595'],
+    [' 127.1054 ,37.3595 ', '127.1054,37.3595'],
+    ['+127.1054,+37.3595', '127.1054,37.3595'],
+    ['1.271054e2,3.73595E1', '127.1054,37.3595'],
+    ['1271054e-4,373595E-4', '127.1054,37.3595'],
+    ['-.5,5.', '-0.5,5'],
+    ['1.5e3,2e-3', '1500,0.002'],
+    ['127.1054,37.3595', '127.1054,37.3595'],
+    ['955000.10,1950000', '955000.10,1950000'],
+  ])('%j is sent as %j', (coords, wire) => {
+    expect(query(sent('maps_reverse_geocode', { coords }).uri).get('coords')).toBe(wire);
+    expect(published('maps_reverse_geocode', { coords })).toBe(true);
+  });
+
+  it.each(['127.1', '127.1 37.5', '127,37,1', 'a,b', '1e1000,1', '127.1,,37', ',37.5', '0x10,1'])('%j is refused, by the schema too', (coords) => {
+    expect(refusal('maps_reverse_geocode', { coords })).toMatch(/coords: must be "x,y"/);
+    expect(published('maps_reverse_geocode', { coords })).toBe(false);
+  });
+
+  it('checks a long answer-sized coords in linear time (no backtracking)', () => {
+    const coords = `${'1'.repeat(500_000)}x`;
+    const started = performance.now();
+    expect(refusal('maps_reverse_geocode', { coords })).toMatch(/coords/);
+    expect(performance.now() - started).toBeLessThan(1000);
+  });
+});
+
+describe('E5 sourcecrs/targetcrs: any case, in the server and in the published schema alike', () => {
+  it.each(['EPSG:4326', 'epsg:3857', 'Svc:2048', 'sVC:2048'])('%j is accepted and sent as the spec writes it', (code) => {
+    expect(published('maps_reverse_geocode', { coords: '1,2', sourcecrs: code, targetcrs: code })).toBe(true);
+    const q = query(sent('maps_reverse_geocode', { coords: '1,2', sourcecrs: code, targetcrs: code }).uri);
+    expect([q.get('sourcecrs'), q.get('targetcrs')]).toEqual([code.toUpperCase(), code.toUpperCase()]);
+  });
+
+  it.each(['EPSG:2048', 'SVC:4326', 'EPSG:43261', 'WGS84', ''])('%j is refused by both', (code) => {
+    expect(refusal('maps_reverse_geocode', { coords: '1,2', sourcecrs: code })).toMatch(/sourcecrs: must be EPSG:4326, EPSG:3857, SVC:2048 \(any case\)/);
+    expect(published('maps_reverse_geocode', { coords: '1,2', sourcecrs: code })).toBe(false);
+  });
+});
 
 describe('where the platform decides, the tool sends', () => {
   it('E12 model: any name, LK-D2 by default', () => {

@@ -79,8 +79,8 @@ const ENUM_CASES: Case[] = [
   ['translation_translate_text', withArgs('translation_translate_text', { source: 'kr' }), 'source', ENUM],
   ['translation_translate_text', withArgs('translation_translate_text', { target: 'auto' }), 'target', ENUM],
   ['translation_translate_text', withArgs('translation_translate_text', { target: 'pt' }), 'target', ENUM],
-  ['maps_reverse_geocode', withArgs('maps_reverse_geocode', { sourcecrs: 'EPSG:5179' }), 'sourcecrs', ENUM],
-  ['maps_reverse_geocode', withArgs('maps_reverse_geocode', { targetcrs: 'epsg:5179' }), 'targetcrs', ENUM],
+  ['maps_reverse_geocode', withArgs('maps_reverse_geocode', { sourcecrs: 'EPSG:5179' }), 'sourcecrs', /must be EPSG:4326, EPSG:3857, SVC:2048 \(any case\)/],
+  ['maps_reverse_geocode', withArgs('maps_reverse_geocode', { targetcrs: 'epsg:5179' }), 'targetcrs', /must be EPSG:4326, EPSG:3857, SVC:2048 \(any case\)/],
   ['maps_reverse_geocode', withArgs('maps_reverse_geocode', { output: 'html' }), 'output', ENUM],
   ['maps_reverse_geocode', withArgs('maps_reverse_geocode', { orders: 'legalcode,roadname' }), 'orders', /legalcode, admcode, addr, roadaddr/],
   ['maps_reverse_geocode', withArgs('maps_reverse_geocode', { orders: '' }), 'orders', /legalcode, admcode, addr, roadaddr/],
@@ -139,7 +139,7 @@ const LENGTH_AND_PATTERN_CASES: Case[] = [
   ['bigdata_check_app_name', withArgs('bigdata_check_app_name', { name: 'my--app' }), 'name', /single '-'/],
   ['bigdata_check_app_name', withArgs('bigdata_check_app_name', { name: 'my_app' }), 'name', /lower-case letters, digits/],
   ['maps_reverse_geocode', { coords: '127.1054' }, 'coords', /x,y/],
-  ['maps_reverse_geocode', { coords: '127.1054, 37.3595' }, 'coords', /x,y/],
+  ['maps_reverse_geocode', { coords: '127.1054 37.3595' }, 'coords', /x,y/],
 ];
 
 const CROSS_FIELD_CASES: Case[] = [
@@ -259,6 +259,7 @@ const ACCEPTED: [tool: string, args: Record<string, unknown>][] = [
   ['recommendation_delete_service', { serviceId: '...', confirm: '...' }],
   ['kms_migrate_key', { keyTag: '.a', targetRegion: 'JPN', confirm: '.a' }],
   // What the spec does not rule out is sent (issue 18): the platform decides.
+  ['maps_reverse_geocode', { coords: '1.271054e2, +37.3595', sourcecrs: 'epsg:4326' }],
   ['textgen_create_completion', { text: 'hi', model: 'HCX-003', stopBefore: [''] }],
   ['search_update_schema', { name: 'shop', document: {} }],
   ['datacatalog_run_scanner', { catalogId: -1, scannerId: 2 }],
