@@ -3,7 +3,9 @@ import { maybeArray, maybeBoolean, maybeInteger, maybeString } from './answers.j
 import { long, pathSegment } from './fields.js';
 import { defineOperation } from './types.js';
 
-const HTTP_METHOD_NAMES = ['ANY', 'GET', 'POST', 'PUT', 'DELETE', 'PATCH', 'OPTIONS', 'HEAD'] as const;
+/** E6's method names, in the spec's order. */
+export const METHOD_NAMES = ['ANY', 'GET', 'POST', 'PUT', 'DELETE', 'PATCH', 'OPTIONS', 'HEAD'] as const;
+export type MethodName = (typeof METHOD_NAMES)[number];
 
 export const createMethodResponse = defineOperation({
   id: 'E6',
@@ -19,7 +21,7 @@ export const createMethodResponse = defineOperation({
       productId: pathSegment(),
       apiId: pathSegment(),
       resourceId: pathSegment(),
-      methodName: z.enum(HTTP_METHOD_NAMES),
+      methodName: z.enum(METHOD_NAMES),
       statusCode: z.int().min(100).max(599),
       responseDescription: z.string().max(2000).optional(),
     }),

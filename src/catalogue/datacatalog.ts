@@ -2,6 +2,9 @@ import * as z from 'zod';
 import { maybeInteger, maybeString } from './answers.js';
 import { defineOperation } from './types.js';
 
+/** The scanner state the spec gives: the one a run moves a scanner to (the others are not shown). */
+export const SCANNER_STARTING = 'SCANNER_STARTING';
+
 export const runScanner = defineOperation({
   id: 'E8',
   name: 'datacatalog_run_scanner',
@@ -21,7 +24,7 @@ export const runScanner = defineOperation({
     z.looseObject({
       scannerId: maybeInteger(),
       name: maybeString(),
-      status: z.string().describe('SCANNER_STARTING once the run starts'),
+      status: z.string().describe(`${SCANNER_STARTING} once the run starts`),
     }),
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
 });

@@ -3,6 +3,20 @@ import { maybeArray, maybeInteger, maybeObject, maybeString } from './answers.js
 import { pathSegment } from './fields.js';
 import { defineOperation } from './types.js';
 
+/** The spec's data-flow job states (States and transitions). */
+export const JOB_STATES = [
+  { state: 'RUNNABLE', meaning: 'Job execution available' },
+  { state: 'RUNNING', meaning: 'Job execution in progress' },
+  { state: 'DELETED', meaning: 'Job being deleted or deletion completed' },
+  { state: 'UNKNOWN', meaning: 'Other' },
+  { state: 'DRAFT', meaning: 'Job edit incomplete' },
+  { state: 'STOPPED', meaning: 'Job being stopped' },
+  { state: 'EDITING', meaning: 'Job being edited (validation required)' },
+] as const;
+export type JobState = (typeof JOB_STATES)[number]['state'];
+
+const STATES = JOB_STATES.map((s) => s.state);
+
 export const updateJobExecutionOptions = defineOperation({
   id: 'E4',
   name: 'dataflow_update_job_execution_options',
@@ -30,7 +44,7 @@ export const updateJobExecutionOptions = defineOperation({
       jobId: z.string(),
       name: maybeString(),
       type: maybeString(),
-      status: maybeString().describe('RUNNABLE, RUNNING, DELETED, UNKNOWN, DRAFT, STOPPED or EDITING'),
+      status: maybeString().describe(`${STATES.slice(0, -1).join(', ')} or ${STATES.at(-1)}`),
       nodes: maybeArray(z.looseObject({})),
       runCondition: maybeObject({
         numWorker: maybeInteger(),

@@ -3,6 +3,10 @@ import { maybeString } from './answers.js';
 import { pathSegment } from './fields.js';
 import { defineOperation } from './types.js';
 
+/** The Regions a global key can be migrated to (E15: only Korea and Japan). */
+export const KMS_REGIONS = ['KR', 'JPN'] as const;
+export type KmsRegion = (typeof KMS_REGIONS)[number];
+
 export const migrateKey = defineOperation({
   id: 'E15',
   name: 'kms_migrate_key',
@@ -18,7 +22,7 @@ export const migrateKey = defineOperation({
   input: () =>
     z.strictObject({
       keyTag: pathSegment(),
-      targetRegion: z.enum(['KR', 'JPN']),
+      targetRegion: z.enum(KMS_REGIONS),
     }),
   output: () =>
     z.looseObject({

@@ -7,7 +7,29 @@ const area = () => maybeObject({ name: maybeString(), coords: maybeObject({ cent
 const addition = () => maybeObject({ type: maybeString(), value: maybeString() });
 
 export const CRS_CODES = ['EPSG:4326', 'EPSG:3857', 'SVC:2048'] as const;
+export type CrsCode = (typeof CRS_CODES)[number];
 export const ORDER_TYPES = ['legalcode', 'admcode', 'addr', 'roadaddr'] as const;
+
+/** The spec's coordinate-system table of E5, with UTM-K's parameters as the spec gives them. */
+export const COORDINATE_SYSTEMS = {
+  'EPSG:4326': { name: 'WGS 84 longitude and latitude', type: 'geographic', unit: 'degree', axes: 'x is longitude, y is latitude' },
+  'EPSG:3857': { name: 'Web mercator', type: 'projected', datum: 'WGS 1984', unit: 'metre' },
+  'SVC:2048': {
+    name: 'UTM-K',
+    type: 'projected',
+    projection: 'Transverse Mercator',
+    unit: 'metre',
+    parameters: { centralMeridian: 127.5, latitudeOfOrigin: 38, falseEasting: 2_000_000, falseNorthing: 1_000_000, scaleFactor: 0.9996 },
+  },
+} as const satisfies Record<CrsCode, object>;
+
+/** The spec's maps error table: `status.code` and `status.name` with the HTTP status they come with. 0 and 3 succeed. */
+export const MAPS_STATUS = {
+  ok: { code: 0, name: 'ok', http: 200 },
+  noResults: { code: 3, name: 'no results', http: 200 },
+  invalidRequest: { code: 100, name: 'invalid request', http: 400 },
+  unknownError: { code: 900, name: 'unknown error', http: 500 },
+} as const;
 const ORDER = `(?:${ORDER_TYPES.join('|')})`;
 
 /**

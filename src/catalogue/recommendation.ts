@@ -3,6 +3,12 @@ import { maybeArray, maybeBoolean, maybeString } from './answers.js';
 import { pathSegment } from './fields.js';
 import { defineOperation } from './types.js';
 
+/** The spec's dataset types of E10, and the data types a schema field may have. */
+export const DATASET_TYPES = ['user', 'item', 'interaction'] as const;
+export type DatasetType = (typeof DATASET_TYPES)[number];
+export const FIELD_TYPES = ['string', 'int', 'long', 'boolean', 'null'] as const;
+export type FieldType = (typeof FIELD_TYPES)[number];
+
 export const getDefaultSchema = defineOperation({
   id: 'E10',
   name: 'recommendation_get_default_schema',
@@ -12,7 +18,7 @@ export const getDefaultSchema = defineOperation({
   method: 'GET',
   path: '/api/v1/schemas/default',
   auth: 'gateway-signature',
-  input: () => z.strictObject({ datasetType: z.enum(['user', 'item', 'interaction']) }),
+  input: () => z.strictObject({ datasetType: z.enum(DATASET_TYPES) }),
   output: () =>
     z.looseObject({
       datasetType: maybeString(),
@@ -21,7 +27,7 @@ export const getDefaultSchema = defineOperation({
       fields: z.array(
         z.looseObject({
           name: maybeString(),
-          type: maybeArray(z.string()).describe('Of string, int, long, boolean, null'),
+          type: maybeArray(z.string()).describe(`Of ${FIELD_TYPES.join(', ')}`),
           categorical: maybeBoolean().describe('Omitted when false'),
         }),
       ),

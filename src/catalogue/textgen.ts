@@ -12,6 +12,14 @@ export const AI_FILTERS = [
   { groupName: 'unsafeContents', name: 'sexualHarassment', meaning: 'Sexual harassment or obscenity' },
 ] as const;
 
+/** An AI filter's `score`: the degree to which the text corresponds to the category (a string). */
+export const AI_FILTER_SCORES = [
+  { score: '0', degree: 'high' },
+  { score: '1', degree: 'medium' },
+  { score: '2', degree: 'low' },
+] as const;
+export type AiFilterScore = (typeof AI_FILTER_SCORES)[number]['score'];
+
 export const createCompletion = defineOperation({
   id: 'E12',
   name: 'textgen_create_completion',
@@ -55,7 +63,7 @@ export const createCompletion = defineOperation({
         inputTokens: maybeArray(z.string()),
         outputTokens: maybeArray(z.string()),
         aiFilters: maybeArray(
-          z.looseObject({ groupName: maybeString(), name: maybeString(), score: maybeString().describe('0 high, 1 medium, 2 low') }),
+          z.looseObject({ groupName: maybeString(), name: maybeString(), score: maybeString().describe(AI_FILTER_SCORES.map((s) => `${s.score} ${s.degree}`).join(', ')) }),
         ),
       }),
     }),

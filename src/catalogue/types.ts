@@ -52,18 +52,6 @@ export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
  */
 export type Envelope = 'code-zero' | 'code-success' | 'maps-status' | 'studio-status' | 'success-flag';
 
-/**
- * Where each envelope says how the call went, and the values that mean success (compared as text, so that 0 and '0'
- * are alike). Any other value is a documented failure: the upstream refused the request.
- */
-export const ENVELOPE_SUCCESS: Readonly<Record<Envelope, { path: readonly [string, ...string[]]; values: readonly (string | number | boolean)[] }>> = {
-  'code-zero': { path: ['code'], values: [0] },
-  'code-success': { path: ['code'], values: ['SUCCESS'] },
-  'maps-status': { path: ['status', 'code'], values: [0, 3] },
-  'studio-status': { path: ['status', 'code'], values: ['20000'] },
-  'success-flag': { path: ['success'], values: [true] },
-};
-
 export interface ToolAnnotationSet {
   readOnlyHint: boolean;
   destructiveHint: boolean;

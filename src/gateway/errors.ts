@@ -100,21 +100,6 @@ export function abortedFailure(signal: AbortSignal, delivery: Delivery): ToolFai
     : new ToolFailure('cancelled', 'the call was cancelled by the client', { delivery });
 }
 
-/** Gateway error codes (DESIGN.md, point 8), so a bare number becomes something an agent can act on. */
-export const GATEWAY_ERROR_CODES: Readonly<Record<string, string>> = {
-  '100': 'bad request',
-  '200': 'authentication failed',
-  '210': 'permission denied',
-  '300': 'not found',
-  '400': 'quota exceeded',
-  '410': 'throttle limited',
-  '420': 'rate limited',
-  '430': 'request body too large',
-  '500': 'endpoint error',
-  '510': 'endpoint timeout',
-  '900': 'unexpected error',
-};
-
-/** Gateway codes worth another attempt after a pause. */
-export const RETRYABLE_GATEWAY_CODES = new Set(['410', '420', '510']);
+/** The gateway's error codes live with the spec's other tables, in the catalogue. */
+export { GATEWAY_ERROR_CODES, RETRYABLE_GATEWAY_CODES } from '../catalogue/gateway-errors.js';
 export const RETRYABLE_HTTP_STATUSES = new Set([429, 502, 503, 504]);

@@ -1,6 +1,7 @@
 import * as z from 'zod';
 import { OFF_SPEC_KEY } from '../catalogue/answers.js';
-import { ENVELOPE_SUCCESS, type Answer, type AnyOperation } from '../catalogue/types.js';
+import { ENVELOPE_SUCCESS } from '../catalogue/envelopes.js';
+import type { Answer, AnyOperation } from '../catalogue/types.js';
 import {
   GATEWAY_ERROR_CODES,
   RETRYABLE_GATEWAY_CODES,
