@@ -91,7 +91,8 @@ function readAnswer(op: AnyOperation, body: Json, res: RawResponse): unknown {
   for (let pass = 0; pass < 3; pass++) {
     const check = op.output.safeParse(current);
     if (check.success) return Object.keys(aside).length > 0 ? { ...check.data, [OFF_SPEC_KEY]: aside } : check.data;
-    const essential = check.error.issues.filter((issue) => required.some((path) => startsWith(path, issue.path)));
+    // An issue is the success's when the member it would move holds (or is) something a success carries.
+    const essential = check.error.issues.filter((issue) => required.some((path) => startsWith(path, memberPath(issue.path))));
     if (essential.length > 0) {
       const what = essential.map((issue) => {
         const path = issue.path.join('.') || 'body';
@@ -156,15 +157,21 @@ function valueAt(root: unknown, path: readonly PropertyKey[]): unknown {
   return node;
 }
 
-/** Moves the member an issue is about (the innermost object member on its path) from `root` to `aside`. */
-function setAside(root: Json, path: readonly PropertyKey[], aside: Json): void {
+/** The path of the member an issue is about: the innermost object member on its path (an array item's array). */
+function memberPath(path: readonly PropertyKey[]): readonly PropertyKey[] {
   let last = path.length - 1;
   while (last >= 0 && typeof path[last] !== 'string') last--;
-  if (last < 0) return;
-  const holder = valueAt(root, path.slice(0, last));
-  const key = path[last] as string;
+  return path.slice(0, last + 1);
+}
+
+/** Moves the member an issue is about from `root` to `aside`, keyed by its path. */
+function setAside(root: Json, path: readonly PropertyKey[], aside: Json): void {
+  const member = memberPath(path);
+  if (member.length === 0) return;
+  const holder = valueAt(root, member.slice(0, -1));
+  const key = member.at(-1) as string;
   if (!isObject(holder) || !(key in holder)) return;
-  aside[path.slice(0, last + 1).join('.')] = holder[key];
+  aside[member.join('.')] = holder[key];
   delete holder[key];
 }
 

@@ -8,6 +8,7 @@ import { migrateKey } from '../../src/catalogue/kms.js';
 import { reverseGeocode } from '../../src/catalogue/maps.js';
 import { deleteService, getDefaultSchema } from '../../src/catalogue/recommendation.js';
 import { listConfigGroups } from '../../src/catalogue/streaming.js';
+import { listTokenizerLanguages } from '../../src/catalogue/search.js';
 import { createCompletion } from '../../src/catalogue/textgen.js';
 import { translateText } from '../../src/catalogue/translation.js';
 import type { AnyOperation } from '../../src/catalogue/types.js';
@@ -166,6 +167,8 @@ describe('an answer without what a success carries is an error that says so', ()
       /with message\.result\.translatedText that is not as the spec says \(.*expected string.*\); a success of E3 carries/,
     );
     expect(failure(createCompletion, json({ result: { text: 'x' } })).message).toMatch(/with no status;/);
+    // A list a success carries keeps its items: one that is not an object is not moved out of it.
+    expect(failure(listTokenizerLanguages, json(['thai'])).message).toMatch(/^the upstream answered HTTP 200 with languages\.0 that is not as the spec says \(.*expected object.*\); a success of E14 carries languages/);
   });
 });
 
