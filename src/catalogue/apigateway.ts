@@ -1,8 +1,11 @@
 import * as z from 'zod';
+import { maybeArray, maybeBoolean, maybeInteger, maybeString } from './answers.js';
 import { long, pathSegment } from './fields.js';
 import { defineOperation } from './types.js';
 
-const HTTP_METHOD_NAMES = ['ANY', 'GET', 'POST', 'PUT', 'DELETE', 'PATCH', 'OPTIONS', 'HEAD'] as const;
+/** E6's method names, in the spec's order. */
+export const METHOD_NAMES = ['ANY', 'GET', 'POST', 'PUT', 'DELETE', 'PATCH', 'OPTIONS', 'HEAD'] as const;
+export type MethodName = (typeof METHOD_NAMES)[number];
 
 export const createMethodResponse = defineOperation({
   id: 'E6',
@@ -18,20 +21,20 @@ export const createMethodResponse = defineOperation({
       productId: pathSegment(),
       apiId: pathSegment(),
       resourceId: pathSegment(),
-      methodName: z.enum(HTTP_METHOD_NAMES),
+      methodName: z.enum(METHOD_NAMES),
       statusCode: z.int().min(100).max(599),
       responseDescription: z.string().max(2000).optional(),
     }),
   output: () =>
     z.looseObject({
       methodResponseDto: z.looseObject({
-        tenantId: z.string().optional(),
-        apiId: z.string().optional(),
-        resourceId: z.string().optional(),
-        methodCode: z.string().optional(),
-        statusCode: z.number().optional(),
-        responseDescription: z.string().optional(),
-        modifier: z.string().optional(),
+        tenantId: maybeString(),
+        apiId: maybeString(),
+        resourceId: maybeString(),
+        methodCode: maybeString(),
+        statusCode: maybeInteger(),
+        responseDescription: maybeString(),
+        modifier: maybeString(),
       }),
     }),
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
@@ -41,7 +44,7 @@ export const listProducts = defineOperation({
   id: 'E7',
   name: 'apigateway_list_products',
   title: 'List API gateway products',
-  description: 'Lists gateway products, filtered and paged.',
+  description: 'Lists gateway products, filtered and paged. Counts over 2^53 come as digit strings.',
   service: 'apigateway',
   method: 'GET',
   path: '/api/v1/products',
@@ -55,29 +58,34 @@ export const listProducts = defineOperation({
       isPublished: z.boolean().optional(),
       subscriptionCode: z.enum(['PUBLIC', 'PROTECTED']).optional().describe('PROTECTED needs publisher approval'),
       hasDeployedStage: z.boolean().optional(),
-      hasStageNotAssociatedWithUsagePlanId: z.string().min(1).optional().describe('Usage plan ID to exclude'),
+      hasStageNotAssociatedWithUsagePlanId: z.string().optional().describe('Usage plan ID to exclude'),
     }),
   output: () =>
     z.looseObject({
-      initialCount: z.number().optional(),
-      productPage: z
-        .looseObject({
-          total: z.number().optional(),
-          content: z
-            .array(
-              z.looseObject({
-                productId: z.string().optional(),
-                productName: z.string().optional(),
-                productDescription: z.string().optional(),
-                isPublished: z.boolean().optional(),
-                subscriptionCode: z.string().optional(),
-                hasDeployedStage: z.boolean().optional(),
-                modTime: z.string().optional(),
-              }),
-            )
-            .optional(),
-        })
-        .optional(),
+      initialCount: maybeInteger(),
+      productPage: z.looseObject({
+        total: maybeInteger(),
+        content: maybeArray(
+          z.looseObject({
+            productId: maybeString(),
+            invokeId: maybeString(),
+            tenantId: maybeString(),
+            productName: maybeString(),
+            productDescription: maybeString(),
+            isPublished: maybeBoolean(),
+            subscriptionCode: maybeString(),
+            hasDeployedStage: maybeBoolean(),
+            modifier: maybeString(),
+            modTime: maybeString(),
+            domainCode: maybeString(),
+            zoneCode: maybeString(),
+            isDeleted: maybeBoolean(),
+            disabled: maybeBoolean(),
+            permission: maybeString(),
+            actionName: maybeString(),
+          }),
+        ),
+      }),
     }),
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true },
 });

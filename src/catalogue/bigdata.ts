@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { maybeBoolean, maybeString } from './answers.js';
 import { defineOperation } from './types.js';
 
 export const checkAppName = defineOperation({
@@ -29,9 +30,9 @@ export const checkAppName = defineOperation({
     }),
   output: () =>
     z.looseObject({
-      success: z.boolean().optional(),
-      availableName: z.boolean().optional(),
-      message: z.string().optional().describe('Why, when success or availableName is false'),
+      success: maybeBoolean(),
+      availableName: z.boolean(),
+      message: maybeString().describe('Why, when success or availableName is false'),
     }),
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true },
 });

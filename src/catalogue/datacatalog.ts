@@ -1,5 +1,9 @@
 import * as z from 'zod';
+import { maybeInteger, maybeString } from './answers.js';
 import { defineOperation } from './types.js';
+
+/** The scanner state the spec gives: the one a run moves a scanner to (the others are not shown). */
+export const SCANNER_STARTING = 'SCANNER_STARTING';
 
 export const runScanner = defineOperation({
   id: 'E8',
@@ -12,14 +16,15 @@ export const runScanner = defineOperation({
   auth: 'gateway-signature',
   input: () =>
     z.strictObject({
-      catalogId: z.int().min(0),
-      scannerId: z.int().min(0),
+      // Integer, as the spec says: it sets no range, so none is checked here.
+      catalogId: z.int(),
+      scannerId: z.int(),
     }),
   output: () =>
     z.looseObject({
-      scannerId: z.number().optional(),
-      name: z.string().optional(),
-      status: z.string().optional().describe('SCANNER_STARTING once the run starts'),
+      scannerId: maybeInteger(),
+      name: maybeString(),
+      status: z.string().describe(`${SCANNER_STARTING} once the run starts`),
     }),
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
 });

@@ -1,6 +1,21 @@
 import * as z from 'zod';
+import { maybeArray, maybeInteger, maybeObject, maybeString } from './answers.js';
 import { pathSegment } from './fields.js';
 import { defineOperation } from './types.js';
+
+/** The spec's data-flow job states (States and transitions). */
+export const JOB_STATES = [
+  { state: 'RUNNABLE', meaning: 'Job execution available' },
+  { state: 'RUNNING', meaning: 'Job execution in progress' },
+  { state: 'DELETED', meaning: 'Job being deleted or deletion completed' },
+  { state: 'UNKNOWN', meaning: 'Other' },
+  { state: 'DRAFT', meaning: 'Job edit incomplete' },
+  { state: 'STOPPED', meaning: 'Job being stopped' },
+  { state: 'EDITING', meaning: 'Job being edited (validation required)' },
+] as const;
+export type JobState = (typeof JOB_STATES)[number]['state'];
+
+const STATES = JOB_STATES.map((s) => s.state);
 
 export const updateJobExecutionOptions = defineOperation({
   id: 'E4',
@@ -20,30 +35,28 @@ export const updateJobExecutionOptions = defineOperation({
         .strictObject({
           numWorker: z.int().min(2).max(10).optional(),
           timeout: z.int().min(1).max(1440).optional().describe('Minutes'),
-          nrn: z.string().min(1).describe('Resource id of the job'),
-          scriptPath: z.string().min(1),
-          logPath: z.string().min(1),
+          nrn: z.string().describe('Resource id of the job'),
+          scriptPath: z.string(),
+          logPath: z.string(),
         })
         .describe('Execution options'),
     }),
   output: () =>
     z.looseObject({
-      jobId: z.string().optional(),
-      name: z.string().optional(),
-      type: z.string().optional(),
-      status: z.string().optional().describe('RUNNABLE, RUNNING, DELETED, UNKNOWN, DRAFT, STOPPED or EDITING'),
-      nodes: z.array(z.looseObject({})).optional(),
-      runCondition: z
-        .looseObject({
-          numWorker: z.number().optional(),
-          timeout: z.number().optional(),
-          nrn: z.string().optional(),
-          scriptPath: z.string().optional(),
-          logPath: z.string().optional(),
-        })
-        .optional(),
-      createdDate: z.string().optional(),
-      updatedDate: z.string().optional(),
+      jobId: z.string(),
+      name: maybeString(),
+      type: maybeString(),
+      status: maybeString().describe(`${STATES.slice(0, -1).join(', ')} or ${STATES.at(-1)}`),
+      nodes: maybeArray(z.looseObject({})),
+      runCondition: maybeObject({
+        numWorker: maybeInteger(),
+        timeout: maybeInteger(),
+        nrn: maybeString(),
+        scriptPath: maybeString(),
+        logPath: maybeString(),
+      }),
+      createdDate: maybeString(),
+      updatedDate: maybeString(),
     }),
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: true },
 });

@@ -1,13 +1,18 @@
 import * as z from 'zod';
+import { maybeString } from './answers.js';
 import { pathSegment } from './fields.js';
 import { defineOperation } from './types.js';
+
+/** The Regions a global key can be migrated to (E15: only Korea and Japan). */
+export const KMS_REGIONS = ['KR', 'JPN'] as const;
+export type KmsRegion = (typeof KMS_REGIONS)[number];
 
 export const migrateKey = defineOperation({
   id: 'E15',
   name: 'kms_migrate_key',
   title: 'Migrate a global key to a Region',
   description:
-    'Turns a global key into an isolation key of the target Region and DELETES the global key. ' +
+    'Makes a global key an isolation key of the target Region and DELETES the global key. ' +
     'Fails if the Region has a key of that name.',
   service: 'kms',
   method: 'POST',
@@ -17,12 +22,12 @@ export const migrateKey = defineOperation({
   input: () =>
     z.strictObject({
       keyTag: pathSegment(),
-      targetRegion: z.enum(['KR', 'JPN']),
+      targetRegion: z.enum(KMS_REGIONS),
     }),
   output: () =>
     z.looseObject({
-      code: z.string().optional(),
-      data: z.looseObject({ keyTag: z.string().optional(), targetRegion: z.string().optional() }).optional(),
+      code: z.string().describe('SUCCESS'),
+      data: z.looseObject({ keyTag: maybeString(), targetRegion: maybeString() }),
     }),
   confirmation: {
     argument: 'keyTag',

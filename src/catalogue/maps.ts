@@ -1,13 +1,79 @@
 import * as z from 'zod';
+import { integer, maybeArray, maybeNumber, maybeObject, maybeString } from './answers.js';
 import { defineOperation } from './types.js';
 
-const centre = () => z.looseObject({ crs: z.string().optional(), x: z.number().optional(), y: z.number().optional() });
-const area = () =>
-  z.looseObject({ name: z.string().optional(), coords: z.looseObject({ center: centre().optional() }).optional() });
+const centre = () => maybeObject({ crs: maybeString(), x: maybeNumber(), y: maybeNumber() });
+const area = () => maybeObject({ name: maybeString(), coords: maybeObject({ center: centre() }) });
+const addition = () => maybeObject({ type: maybeString(), value: maybeString() });
 
 export const CRS_CODES = ['EPSG:4326', 'EPSG:3857', 'SVC:2048'] as const;
+export type CrsCode = (typeof CRS_CODES)[number];
 export const ORDER_TYPES = ['legalcode', 'admcode', 'addr', 'roadaddr'] as const;
+
+/** The spec's coordinate-system table of E5, with UTM-K's parameters as the spec gives them. */
+export const COORDINATE_SYSTEMS = {
+  'EPSG:4326': { name: 'WGS 84 longitude and latitude', type: 'geographic', unit: 'degree', axes: 'x is longitude, y is latitude' },
+  'EPSG:3857': { name: 'Web mercator', type: 'projected', datum: 'WGS 1984', unit: 'metre' },
+  'SVC:2048': {
+    name: 'UTM-K',
+    type: 'projected',
+    projection: 'Transverse Mercator',
+    unit: 'metre',
+    parameters: { centralMeridian: 127.5, latitudeOfOrigin: 38, falseEasting: 2_000_000, falseNorthing: 1_000_000, scaleFactor: 0.9996 },
+  },
+} as const satisfies Record<CrsCode, object>;
+
+/** The spec's maps error table: `status.code` and `status.name` with the HTTP status they come with. 0 and 3 succeed. */
+export const MAPS_STATUS = {
+  ok: { code: 0, name: 'ok', http: 200 },
+  noResults: { code: 3, name: 'no results', http: 200 },
+  invalidRequest: { code: 100, name: 'invalid request', http: 400 },
+  unknownError: { code: 900, name: 'unknown error', http: 500 },
+} as const;
 const ORDER = `(?:${ORDER_TYPES.join('|')})`;
+
+/**
+ * The coordinate codes in any case (the spec's sample addresses write them in lower case), as a pattern a JSON Schema
+ * can carry: portable regex dialects have no case-insensitive flag, so each letter is a class ([Ee][Pp]...), and codes
+ * of one authority share it: ^([Ee][Pp][Ss][Gg]:(4326|3857)|[Ss][Vv][Cc]:2048)$. The operation upper-cases them
+ * before they are sent.
+ */
+const CRS = (() => {
+  const numbers = new Map<string, string[]>();
+  for (const code of CRS_CODES) {
+    const [authority, number] = code.split(':') as [string, string];
+    numbers.set(authority, [...(numbers.get(authority) ?? []), number]);
+  }
+  const anyCase = (text: string) => text.replace(/[A-Za-z]/g, (c) => `[${c.toUpperCase()}${c.toLowerCase()}]`);
+  const one = [...numbers].map(([authority, list]) => `${anyCase(authority)}:${list.length > 1 ? `(${list.join('|')})` : list[0]}`);
+  return new RegExp(`^(${one.join('|')})$`);
+})();
+const crs = (description: string) =>
+  z
+    .string()
+    .regex(CRS, `must be ${CRS_CODES.join(', ')} (any case)`)
+    .optional()
+    .meta({ description, default: CRS_CODES[0] });
+
+/**
+ * One number of `coords` as a person or a model may write it: a sign, digits with a point, an exponent. The grouping
+ * is unambiguous, so matching is linear; the exponent has at most three digits (a coordinate is never near 1e1000).
+ */
+const NUMBER = String.raw`[-+]?(\d+(\.\d*)?|\.\d+)([eE][-+]?\d{1,3})?`;
+const COORDS = new RegExp(String.raw`^\s*${NUMBER}\s*,\s*${NUMBER}\s*$`);
+
+/** A number of `coords` as a plain decimal, the form the spec's samples send: no `+`, no exponent, no bare point. */
+export function plainDecimal(text: string): string {
+  if (/^-?\d+(\.\d+)?$/.test(text)) return text;
+  const [, sign, whole = '', fraction = '', exponent = '0'] = /^([-+]?)(\d*)(?:\.(\d*))?(?:[eE]([-+]?\d+))?$/.exec(text)!;
+  const digits = whole + fraction;
+  const point = whole.length + Number(exponent);
+  const padded = point < 0 ? '0'.repeat(-point) + digits : digits.padEnd(point, '0');
+  const at = Math.max(point, 0);
+  const integer = padded.slice(0, at).replace(/^0+(?=\d)/, '') || '0';
+  const decimals = padded.slice(at).replace(/0+$/, '');
+  return `${sign === '-' ? '-' : ''}${integer}${decimals ? `.${decimals}` : ''}`;
+}
 
 export const reverseGeocode = defineOperation({
   id: 'E5',
@@ -27,10 +93,11 @@ export const reverseGeocode = defineOperation({
       .strictObject({
         coords: z
           .string()
-          .regex(/^-?\d+(?:\.\d+)?,-?\d+(?:\.\d+)?$/, 'must be "x,y" (e.g. 127.1054,37.3595)')
-          .describe('"x,y"; lon,lat for EPSG:4326'),
-        sourcecrs: z.enum(CRS_CODES).optional().meta({ description: 'Input CRS, any case', default: 'EPSG:4326' }),
-        targetcrs: z.enum(CRS_CODES).optional().meta({ description: 'Output CRS, any case', default: 'EPSG:4326' }),
+          .regex(COORDS, 'must be "x,y" (e.g. 127.1054,37.3595)')
+          .transform((text) => text.split(',').map((part) => plainDecimal(part.trim())).join(','))
+          .describe('"x,y"; lon,lat for EPSG:4326; sent as plain decimals'),
+        sourcecrs: crs('Input CRS, any case'),
+        targetcrs: crs('Output CRS, any case'),
         orders: z
           .string()
           .regex(new RegExp(`^${ORDER}(?:,${ORDER})*$`), `must be a comma list of ${ORDER_TYPES.join(', ')}`)
@@ -51,40 +118,35 @@ export const reverseGeocode = defineOperation({
   output: () =>
     z.looseObject({
       status: z
-        .looseObject({ code: z.number().optional(), name: z.string().optional(), message: z.string().optional() })
-        .optional()
+        .looseObject({ code: integer(), name: maybeString(), message: maybeString() })
         .describe('code 0 ok, 3 no results'),
-      results: z
-        .array(
-          z.looseObject({
-            name: z.string().optional().describe('legalcode, admcode, addr or roadaddr'),
-            code: z
-              .looseObject({ id: z.string().optional(), type: z.string().optional(), mappingId: z.string().optional() })
-              .optional()
-              .describe('type L statutory dong, A administrative, S administrative with a statutory name'),
-            region: z
-              .looseObject({
-                area0: area().optional(),
-                area1: area().optional(),
-                area2: area().optional(),
-                area3: area().optional(),
-                area4: area().optional(),
-              })
-              .optional()
-              .describe('area0 country (kr) to area4 ri; an area with no data has an empty name'),
-            land: z
-              .looseObject({
-                type: z.string().optional(),
-                name: z.string().optional(),
-                number1: z.string().optional(),
-                number2: z.string().optional(),
-                coords: z.looseObject({ center: centre().optional() }).optional(),
-              })
-              .optional()
-              .describe('addr and roadaddr only; addition0 building, addition1 zipcode, addition2 roadGroupCode'),
-          }),
-        )
-        .optional(),
+      results: maybeArray(
+        z.looseObject({
+          name: maybeString().describe('legalcode, admcode, addr or roadaddr'),
+          code: maybeObject({ id: maybeString(), type: maybeString(), mappingId: maybeString() }).describe(
+            'type L statutory dong, A administrative, S administrative with a statutory name',
+          ),
+          region: maybeObject({
+            area0: area(),
+            area1: maybeObject({ name: maybeString(), alias: maybeString(), coords: maybeObject({ center: centre() }) }),
+            area2: area(),
+            area3: area(),
+            area4: area(),
+          }).describe('area0 country (kr) to area4 ri; an area with no data has an empty name'),
+          land: maybeObject({
+            type: maybeString(),
+            name: maybeString(),
+            number1: maybeString(),
+            number2: maybeString(),
+            coords: maybeObject({ center: centre() }),
+            addition0: addition(),
+            addition1: addition(),
+            addition2: addition(),
+            addition3: addition(),
+            addition4: addition(),
+          }).describe('addr and roadaddr only; addition0 building, addition1 zipcode, addition2 roadGroupCode'),
+        }),
+      ),
     }),
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true },
 });

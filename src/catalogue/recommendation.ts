@@ -1,6 +1,13 @@
 import * as z from 'zod';
+import { maybeArray, maybeBoolean, maybeString } from './answers.js';
 import { pathSegment } from './fields.js';
 import { defineOperation } from './types.js';
+
+/** The spec's dataset types of E10, and the data types a schema field may have. */
+export const DATASET_TYPES = ['user', 'item', 'interaction'] as const;
+export type DatasetType = (typeof DATASET_TYPES)[number];
+export const FIELD_TYPES = ['string', 'int', 'long', 'boolean', 'null'] as const;
+export type FieldType = (typeof FIELD_TYPES)[number];
 
 export const getDefaultSchema = defineOperation({
   id: 'E10',
@@ -11,21 +18,19 @@ export const getDefaultSchema = defineOperation({
   method: 'GET',
   path: '/api/v1/schemas/default',
   auth: 'gateway-signature',
-  input: () => z.strictObject({ datasetType: z.enum(['user', 'item', 'interaction']) }),
+  input: () => z.strictObject({ datasetType: z.enum(DATASET_TYPES) }),
   output: () =>
     z.looseObject({
-      datasetType: z.string().optional(),
-      name: z.string().optional(),
-      description: z.string().optional(),
-      fields: z
-        .array(
-          z.looseObject({
-            name: z.string(),
-            type: z.array(z.string()),
-            categorical: z.boolean().optional(),
-          }),
-        )
-        .optional(),
+      datasetType: maybeString(),
+      name: maybeString(),
+      description: maybeString(),
+      fields: z.array(
+        z.looseObject({
+          name: maybeString(),
+          type: maybeArray(z.string()).describe(`Of ${FIELD_TYPES.join(', ')}`),
+          categorical: maybeBoolean().describe('Omitted when false'),
+        }),
+      ),
     }),
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true },
 });
@@ -44,6 +49,6 @@ export const deleteService = defineOperation({
     argument: 'serviceId',
     consequence: ({ serviceId }) => `The recommendation service "${serviceId}" will be deleted.`,
   },
-  output: () => z.looseObject({ result: z.string().optional() }),
+  output: () => z.looseObject({ result: z.string().describe('Result message') }),
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: true },
 });

@@ -1,17 +1,20 @@
 import * as z from 'zod';
+import { maybeString } from './answers.js';
 import { SERVER_LIMITS, pathSegment } from './fields.js';
 import { defineOperation } from './types.js';
 
 /**
- * The spec shows only part of the schema ("complete structure: not shown"), so the tool checks the frame it
- * knows and states the rest of the shape in words; the search service validates the whole document.
+ * The spec asks only for "a valid schema" (checked by the service's validate-schema operation) and shows part of it,
+ * so the tool requires an object, gives the members the spec shows their types, and states their shape in words;
+ * none is required here: the search service validates the whole document.
  */
 const schemaDocument = () =>
   z.looseObject({
-    primarySectionName: z.string().min(1).describe('Primary section name'),
-    sections: z.array(z.looseObject({})).describe('[{name, docProperties: [{type, name}]}]'),
+    primarySectionName: z.string().optional().describe('Primary section name'),
+    sections: z.array(z.looseObject({})).optional().describe('[{name, docProperties: [{type, name}]}]'),
     indexes: z
       .array(z.looseObject({}))
+      .optional()
       .describe(
         '[{name, documentTermWeight, buildInfos: [{name, sections: [section names], sectionTermWeight, indexProcessors: [{type, method, option}]}]}]',
       ),
@@ -34,11 +37,11 @@ export const updateSchema = defineOperation({
       document: schemaDocument()
         .refine(
           (doc) => Buffer.byteLength(JSON.stringify(doc), 'utf8') <= SERVER_LIMITS.documentBytes,
-          `must be at most ${SERVER_LIMITS.documentBytes} bytes as JSON`,
+          `must be at most ${SERVER_LIMITS.documentBytes} bytes as JSON (this server's limit)`,
         )
         .describe('The whole new schema'),
     }),
-  output: () => z.looseObject({ result: z.string().optional() }),
+  output: () => z.looseObject({ result: z.string().describe('Success text') }),
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: true },
 });
 
@@ -55,7 +58,9 @@ export const listTokenizerLanguages = defineOperation({
   arrayResultKey: 'languages',
   output: () =>
     z.looseObject({
-      languages: z.array(z.looseObject({ language: z.string(), type: z.string(), method: z.string(), option: z.string() })),
+      languages: z.array(
+        z.looseObject({ language: maybeString(), type: maybeString(), method: maybeString(), option: maybeString() }),
+      ),
     }),
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true },
 });

@@ -1,15 +1,17 @@
 import * as z from 'zod';
+import { integer, maybeArray, maybeBoolean, maybeInteger, maybeString } from './answers.js';
 import { streamingRegion } from './fields.js';
 import { defineOperation } from './types.js';
 
 const READ = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true };
 
+/** The envelope of both operations: a success carries code 0 and a result. */
 const envelope = <T extends z.ZodRawShape>(result: T) =>
   z.looseObject({
-    code: z.number().optional(),
-    message: z.string().optional(),
-    requestId: z.string().optional(),
-    result: z.looseObject(result).optional(),
+    code: integer(),
+    message: maybeString(),
+    requestId: maybeString(),
+    result: z.looseObject(result),
   });
 
 export const listConfigGroups = defineOperation({
@@ -23,7 +25,6 @@ export const listConfigGroups = defineOperation({
   auth: 'gateway-signature',
   streamingRegion: true,
   envelope: 'code-zero',
-  integerFields: ['kafkaVersionCode'],
   paging: 'ask for the next pageNo, or a smaller pageSize',
   input: () =>
     z.strictObject({
@@ -34,23 +35,21 @@ export const listConfigGroups = defineOperation({
     }),
   output: () =>
     envelope({
-      currentPage: z.number().optional(),
-      isFirst: z.boolean().optional(),
-      isLast: z.boolean().optional(),
-      pageSize: z.number().optional(),
-      totalCount: z.number().optional(),
-      totalPage: z.number().optional(),
-      kafkaConfigGroupList: z
-        .array(
-          z.looseObject({
-            kafkaVersionCode: z.int().optional(),
-            kafkaVersion: z.string().optional(),
-            configGroupNo: z.number().optional(),
-            configGroupName: z.string().optional(),
-            description: z.string().optional(),
-          }),
-        )
-        .optional(),
+      currentPage: maybeInteger(),
+      isFirst: maybeBoolean(),
+      isLast: maybeBoolean(),
+      pageSize: maybeInteger(),
+      totalCount: maybeInteger(),
+      totalPage: maybeInteger(),
+      kafkaConfigGroupList: maybeArray(
+        z.looseObject({
+          kafkaVersionCode: maybeInteger(),
+          kafkaVersion: maybeString(),
+          configGroupNo: maybeInteger(),
+          configGroupName: maybeString(),
+          description: maybeString(),
+        }),
+      ),
     }),
   annotations: READ,
 });
@@ -74,15 +73,13 @@ export const listServerImages = defineOperation({
     }),
   output: () =>
     envelope({
-      serverImageList: z
-        .array(
-          z.looseObject({
-            serverImageNo: z.number().optional(),
-            softwareProductCode: z.string().optional(),
-            serverName: z.string().optional(),
-          }),
-        )
-        .optional(),
+      serverImageList: maybeArray(
+        z.looseObject({
+          serverImageNo: maybeInteger(),
+          softwareProductCode: maybeString(),
+          serverName: maybeString(),
+        }),
+      ),
     }),
   annotations: READ,
 });

@@ -1,12 +1,24 @@
 import * as z from 'zod';
-import { SERVER_LIMITS } from './fields.js';
+import { maybeArray, maybeInteger, maybeString } from './answers.js';
+import { SERVER_LIMITS, pathSegment } from './fields.js';
 import { defineOperation } from './types.js';
+
+/** The model of the spec's sample (E12's path): the default of `model`. */
+export const TEXTGEN_MODEL = 'LK-D2';
 
 export const AI_FILTERS = [
   { groupName: 'curse', name: 'discrimination', meaning: 'Abasement, discrimination or hate speech' },
   { groupName: 'curse', name: 'insult', meaning: 'Profanity' },
   { groupName: 'unsafeContents', name: 'sexualHarassment', meaning: 'Sexual harassment or obscenity' },
 ] as const;
+
+/** An AI filter's `score`: the degree to which the text corresponds to the category (a string). */
+export const AI_FILTER_SCORES = [
+  { score: '0', degree: 'high' },
+  { score: '1', degree: 'medium' },
+  { score: '2', degree: 'low' },
+] as const;
+export type AiFilterScore = (typeof AI_FILTER_SCORES)[number]['score'];
 
 export const createCompletion = defineOperation({
   id: 'E12',
@@ -20,19 +32,20 @@ export const createCompletion = defineOperation({
   envelope: 'studio-status',
   input: () =>
     z.strictObject({
-      model: z.enum(['LK-D2']).default('LK-D2'),
+      // The spec's sample uses LK-D2 and names no other model; any name is sent, and the service decides.
+      model: pathSegment().default(TEXTGEN_MODEL),
       // The spec sets no length: these bounds are this server's (README, "Limits").
-      text: z.string().min(1).max(SERVER_LIMITS.promptChars).describe('Prompt'),
+      text: z.string().min(1).max(SERVER_LIMITS.promptChars).describe("Prompt; max is this server's"),
       maxTokens: z.int().min(1).max(2048).default(100).describe('Max output tokens'),
       temperature: z.number().gt(0).max(1).default(0.5).describe('Randomness'),
       topK: z.int().min(0).max(128).default(0),
-      topP: z.number().gt(0).max(1).default(0.8).describe('Nucleus sampling'),
+      topP: z.number().gt(0).max(1).default(0.8),
       repeatPenalty: z.number().gt(0).max(10).default(5),
       stopBefore: z
-        .array(z.string().min(1).max(SERVER_LIMITS.stopSequenceChars))
+        .array(z.string().max(SERVER_LIMITS.stopSequenceChars))
         .max(SERVER_LIMITS.stopSequences)
         .default([])
-        .describe('Stop before any of these'),
+        .describe("Stop before any of these; caps are this server's"),
       start: z.string().optional().describe('Appended after the input'),
       restart: z.string().optional().describe('Appended after the output'),
       includeTokens: z.boolean().optional(),
@@ -40,22 +53,19 @@ export const createCompletion = defineOperation({
     }),
   output: () =>
     z.looseObject({
-      status: z.looseObject({ code: z.string(), message: z.string().optional() }).optional(),
-      result: z
-        .looseObject({
-          text: z.string().optional().describe('Prompt plus generated text'),
-          stopReason: z.string().optional().describe('length, end_token or stop_before'),
-          inputLength: z.number().optional(),
-          outputLength: z.number().optional(),
-          inputTokens: z.array(z.string()).optional(),
-          outputTokens: z.array(z.string()).optional(),
-          aiFilters: z
-            .array(
-              z.looseObject({ groupName: z.string(), name: z.string(), score: z.string().describe('0 high, 1 medium, 2 low') }),
-            )
-            .optional(),
-        })
-        .optional(),
+      // The spec writes the code as a String ('20000'); a number is taken as well.
+      status: z.looseObject({ code: z.union([z.string(), z.number()]), message: maybeString() }),
+      result: z.looseObject({
+        text: maybeString().describe('Prompt plus generated text'),
+        stopReason: maybeString().describe('length, end_token or stop_before'),
+        inputLength: maybeInteger(),
+        outputLength: maybeInteger(),
+        inputTokens: maybeArray(z.string()),
+        outputTokens: maybeArray(z.string()),
+        aiFilters: maybeArray(
+          z.looseObject({ groupName: maybeString(), name: maybeString(), score: maybeString().describe(AI_FILTER_SCORES.map((s) => `${s.score} ${s.degree}`).join(', ')) }),
+        ),
+      }),
     }),
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: false, openWorldHint: true },
 });

@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { maybeString } from './answers.js';
 import { LANGUAGE_CODES, SOURCE_CODES, translationIssues } from './translation-rules.js';
 import { defineOperation } from './types.js';
 
@@ -20,8 +21,8 @@ export const translateText = defineOperation({
         source: z.enum(SOURCE_CODES).describe('Source language, or auto to detect'),
         target: z.enum(LANGUAGE_CODES),
         text: z.string().min(1),
-        glossaryKey: z.string().min(1).optional().describe('Glossary ID'),
-        replaceInfo: z.string().min(1).optional().describe('Substitution index'),
+        glossaryKey: z.string().optional().describe('Glossary ID'),
+        replaceInfo: z.string().optional().describe('Substitution index'),
         honorific: z.boolean().optional().meta({ description: 'Polite forms', default: false }),
       })
       .superRefine((args, ctx) => {
@@ -32,8 +33,8 @@ export const translateText = defineOperation({
     z.looseObject({
       message: z.looseObject({
         result: z.looseObject({
-          srcLangType: z.string().optional(),
-          tarLangType: z.string().optional(),
+          srcLangType: maybeString(),
+          tarLangType: maybeString(),
           translatedText: z.string(),
         }),
       }),

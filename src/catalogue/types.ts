@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import { OFF_SPEC_KEY, offSpec } from './answers.js';
 
 /** The eleven services; each has its own origin (SVC_<SERVICE>_URL) or falls back to SVC_GATEWAY_URL. */
 export const SERVICES = [
@@ -90,14 +91,16 @@ export interface Operation<
    * Arguments not used in the path go to the query for GET/DELETE and to the JSON body otherwise.
    */
   input: Input;
-  /** Shape of the upstream JSON; tolerant of extra fields. The executor returns the parsed value. */
+  /**
+   * Shape of the upstream JSON, built from ./answers.ts: its required members are what a success carries (an answer
+   * without them is an error that says so); every other field may be missing or null, and unlisted fields pass
+   * through. The executor returns the parsed value.
+   */
   output: Output;
   annotations: ToolAnnotationSet;
   envelope?: Envelope;
   /** E1/E2: `region` (KR | SGN | JPN, default from config) selects the path segment and is not sent. */
   streamingRegion?: boolean;
-  /** Properties (anywhere in the answer) that the spec declares Integer but may arrive as digit strings. */
-  integerFields?: readonly string[];
   /** The upstream answers a bare JSON array; structured content must be an object, so it becomes `{[key]: array}`. */
   arrayResultKey?: string;
   /** The answer may be text, not JSON (E5 with output=xml or a JSONP callback): a non-JSON answer passes through as text. */
@@ -139,6 +142,7 @@ export function defineOperation<Input extends z.ZodObject, Output extends z.ZodO
   let builtOutput: Output | undefined;
   return Object.defineProperties(rest, {
     input: { get: () => (builtInput ??= input()), enumerable: true },
-    output: { get: () => (builtOutput ??= output()), enumerable: true },
+    // Every answer may carry offSpec (./answers.ts), so every output schema says what it is.
+    output: { get: () => (builtOutput ??= output().extend({ [OFF_SPEC_KEY]: offSpec() }) as unknown as Output), enumerable: true },
   }) as Operation<Input, Output, AnswersText>;
 }

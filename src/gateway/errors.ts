@@ -30,6 +30,8 @@ export interface FailureDetails {
   upstreamCode?: string;
   /** Milliseconds the upstream asked us to wait (Retry-After). */
   retryAfterMs?: number;
+  /** The answer is a documented failure (a failure code the spec lists): the upstream refused the request. */
+  refused?: boolean;
 }
 
 /** What happened on the wire, for logs and callers: returned with an answer, or carried by a failure. */
@@ -50,6 +52,7 @@ export class ToolFailure extends Error {
   readonly httpStatus?: number;
   readonly upstreamCode?: string;
   readonly retryAfterMs?: number;
+  readonly refused: boolean;
   /** Set by the executor: how far the call got. */
   meta?: CallMeta;
 
@@ -64,6 +67,7 @@ export class ToolFailure extends Error {
     this.httpStatus = details.httpStatus;
     this.upstreamCode = details.upstreamCode;
     this.retryAfterMs = details.retryAfterMs;
+    this.refused = details.refused ?? false;
   }
 
   /** The same failure with more said about it. */
@@ -96,21 +100,6 @@ export function abortedFailure(signal: AbortSignal, delivery: Delivery): ToolFai
     : new ToolFailure('cancelled', 'the call was cancelled by the client', { delivery });
 }
 
-/** Gateway error codes (DESIGN.md, point 8), so a bare number becomes something an agent can act on. */
-export const GATEWAY_ERROR_CODES: Readonly<Record<string, string>> = {
-  '100': 'bad request',
-  '200': 'authentication failed',
-  '210': 'permission denied',
-  '300': 'not found',
-  '400': 'quota exceeded',
-  '410': 'throttle limited',
-  '420': 'rate limited',
-  '430': 'request body too large',
-  '500': 'endpoint error',
-  '510': 'endpoint timeout',
-  '900': 'unexpected error',
-};
-
-/** Gateway codes worth another attempt after a pause. */
-export const RETRYABLE_GATEWAY_CODES = new Set(['410', '420', '510']);
+/** The gateway's error codes live with the spec's other tables, in the catalogue. */
+export { GATEWAY_ERROR_CODES, RETRYABLE_GATEWAY_CODES } from '../catalogue/gateway-errors.js';
 export const RETRYABLE_HTTP_STATUSES = new Set([429, 502, 503, 504]);

@@ -180,6 +180,8 @@ function withOutcome(op: AnyOperation, failure: ToolFailure, { delivery, status 
   // refused the request (4xx), it may have done its work.
   const cutOff = (failure.code === 'connection_failed' || failure.code === 'timeout') && failure.httpStatus !== undefined;
   if (cutOff && !(failure.httpStatus! >= 400 && failure.httpStatus! < 500)) return add('The change may have been made: check before calling again.');
+  // A documented failure code (E15's code other than SUCCESS) says the request was refused: nothing to check.
+  if (failure.refused) return failure;
   if (status !== undefined && status >= 200 && status < 300) {
     return add(`The upstream accepted the request (HTTP ${status}), so it may have taken effect: check before calling again.`);
   }

@@ -1,3 +1,6 @@
+import * as z from 'zod';
+import { OFF_SPEC_KEY } from '../catalogue/answers.js';
+import { ENVELOPE_SUCCESS } from '../catalogue/envelopes.js';
 import type { Answer, AnyOperation } from '../catalogue/types.js';
 import {
   GATEWAY_ERROR_CODES,
@@ -5,65 +8,171 @@ import {
   RETRYABLE_HTTP_STATUSES,
   ToolFailure,
 } from './errors.js';
-
+import { parseJsonExact } from './exact-json.js';
 import type { RawResponse } from './http.js';
+import { jsonpContent, xmlStatus, type XmlStatus } from './text-answers.js';
 
 type Json = Record<string, unknown>;
 const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
 
+/** What an answer's body is: JSON (JSONP's included), text (E5's XML, with its status when one is found), or neither. */
+type Body =
+  | { kind: 'json'; value: unknown; jsonp: boolean }
+  | { kind: 'text'; status?: XmlStatus }
+  | { kind: 'malformed'; reason: string };
+
 /**
- * Turns an upstream answer into the operation's typed answer (the value its output schema parsed), or throws the
- * ToolFailure that explains it. Pure.
+ * Turns an upstream answer into the operation's typed answer, or throws the ToolFailure that explains it. Pure.
+ * A tolerant reader: nulls, missing optional fields, extra fields and values of another type than the spec's never
+ * fail a call; an answer without what a success of the operation carries (the required members of its output
+ * schema, and its envelope's success code) always does, and says so.
  */
 export function interpretResponse<Op extends AnyOperation>(op: Op, res: RawResponse): Answer<Op> {
-  const looksJson = /\bjson\b/i.test(res.contentType) || /^\s*[[{]/.test(res.text);
-  let parsed: unknown;
-  let parseError: Error | undefined;
-  if (looksJson) {
-    try {
-      parsed = JSON.parse(res.text);
-    } catch (error) {
-      parseError = error as Error;
-    }
+  const body = readBody(op, res);
+  if (res.status < 200 || res.status >= 300) throw httpFailure(res, body);
+  if (res.text.trim() === '') throw lacking(op, res, 'an empty body');
+
+  if (body.kind === 'malformed') {
+    throw new ToolFailure('malformed_response', `upstream answered HTTP ${res.status} with a body that is not valid JSON (${body.reason}): ${snippet(res.text)}`, {
+      httpStatus: res.status,
+    });
+  }
+  if (body.kind === 'text') {
+    // The XML layout is not shown in the spec: a status is checked when one is found, and the text passes as it came.
+    if (body.status) checkEnvelope(op, { status: body.status }, res.status);
+    return { kind: 'text', value: res.text } as Answer<Op>;
   }
 
-  if (res.status < 200 || res.status >= 300) throw httpFailure(res, parsed);
-  // An empty success (e.g. 204 to a DELETE) carries no data, not malformed data.
-  if (res.text.trim() === '') return parsedAnswer(op, {}, res);
-
-  if (parseError || !looksJson) {
-    // XML and JSONP answers pass through as text, whatever content type the upstream gave them.
-    if (op.mayAnswerText) return { kind: 'text', value: res.text } as Answer<Op>;
-    throw new ToolFailure(
-      'malformed_response',
-      `upstream answered HTTP ${res.status} with a body that is not valid JSON` +
-        (parseError ? ` (${parseError.message})` : ` (content type "${res.contentType || 'none'}")`) +
-        `: ${snippet(res.text)}`,
-      { httpStatus: res.status },
-    );
-  }
-
+  let parsed = body.value;
   if (Array.isArray(parsed) && op.arrayResultKey) parsed = { [op.arrayResultKey]: parsed };
   if (!isObject(parsed)) {
-    throw new ToolFailure('unexpected_response', `upstream answered with JSON that is not an object: ${snippet(res.text)}`);
+    throw new ToolFailure('unexpected_response', `upstream answered with JSON that is not an object: ${snippet(res.text)}`, { httpStatus: res.status });
   }
   const gateway = gatewayError(parsed);
   if (gateway) throw gateway(res.status);
   checkEnvelope(op, parsed, res.status);
-  if (op.integerFields) normaliseIntegers(parsed, new Set(op.integerFields));
-  return parsedAnswer(op, parsed, res);
+  const value = readAnswer(op, parsed, res);
+  // A JSONP answer was asked for as such: it passes as it came, once its status is known to be a success.
+  return (body.jsonp ? { kind: 'text', value: res.text } : { kind: 'json', value }) as Answer<Op>;
 }
 
-function parsedAnswer<Op extends AnyOperation>(op: Op, body: Json, res: RawResponse): Answer<Op> {
-  const check = op.output.safeParse(body);
-  if (!check.success) {
-    const issue = check.error.issues[0]!;
-    throw new ToolFailure(
-      'unexpected_response',
-      `upstream answer does not have the documented shape (${issue.path.join('.') || 'body'}: ${issue.message}): ${snippet(res.text)}`,
-    );
+function readBody(op: AnyOperation, res: RawResponse): Body {
+  const looksJson = /\bjson\b/i.test(res.contentType) || /^\s*[[{]/.test(res.text);
+  let reason = `content type "${res.contentType || 'none'}"`;
+  if (looksJson) {
+    try {
+      return { kind: 'json', value: parseJsonExact(res.text), jsonp: false };
+    } catch (error) {
+      reason = (error as Error).message;
+    }
   }
-  return { kind: 'json', value: check.data } as Answer<Op>;
+  if (!op.mayAnswerText) return { kind: 'malformed', reason };
+  const inner = jsonpContent(res.text);
+  if (inner !== undefined) {
+    try {
+      return { kind: 'json', value: parseJsonExact(inner), jsonp: true };
+    } catch {
+      // Not JSONP after all: text.
+    }
+  }
+  return { kind: 'text', status: xmlStatus(res.text) };
+}
+
+/**
+ * The answer as the output schema reads it. A field whose value has another type than the spec's is moved to
+ * `offSpec` (keyed by its path) rather than failing the call, so that the result still matches the published output
+ * schema; only a field a success carries must be as the spec says. Each pass removes every stray value zod reports,
+ * so two passes suffice; the third is a bound.
+ */
+function readAnswer(op: AnyOperation, body: Json, res: RawResponse): unknown {
+  const required = successPaths(op);
+  let current = body;
+  const aside: Json = {};
+  for (let pass = 0; pass < 3; pass++) {
+    const check = op.output.safeParse(current);
+    if (check.success) return Object.keys(aside).length > 0 ? { ...check.data, [OFF_SPEC_KEY]: aside } : check.data;
+    // An issue is the success's when the member it would move holds (or is) something a success carries.
+    const essential = check.error.issues.filter((issue) => required.some((path) => startsWith(path, memberPath(issue.path))));
+    if (essential.length > 0) {
+      const what = essential.map((issue) => {
+        const path = issue.path.join('.') || 'body';
+        return valueAt(current, issue.path) == null ? `no ${path}` : `${path} that is not as the spec says (${issue.message})`;
+      });
+      throw lacking(op, res, what.join(', '), `: ${snippet(res.text)}`);
+    }
+    if (current === body) current = structuredClone(body);
+    for (const issue of check.error.issues) setAside(current, issue.path, aside);
+  }
+  throw new ToolFailure('unexpected_response', `upstream answer could not be read as the spec describes it: ${snippet(res.text)}`, { httpStatus: res.status });
+}
+
+/** The failure of an answer without what a success carries. For a write, the executor adds that it may have taken effect. */
+function lacking(op: AnyOperation, res: RawResponse, what: string, after = ''): ToolFailure {
+  return new ToolFailure(
+    'unexpected_response',
+    `the upstream answered HTTP ${res.status} with ${what}; a success of ${op.id} carries ${successWords(op)}${after}`,
+    { httpStatus: res.status },
+  );
+}
+
+const PATHS = new WeakMap<AnyOperation, (readonly string[])[]>();
+
+/** What a success carries: the required members of the output schema, down to the innermost required one. */
+function successPaths(op: AnyOperation): (readonly string[])[] {
+  let paths = PATHS.get(op);
+  if (!paths) PATHS.set(op, (paths = requiredPaths(op.output, [])));
+  return paths;
+}
+
+function requiredPaths(schema: z.ZodObject, prefix: readonly string[]): string[][] {
+  const out: string[][] = [];
+  for (const [key, field] of Object.entries(schema.shape as Record<string, z.ZodType>)) {
+    if (field.safeParse(undefined).success) continue;
+    const inner = field instanceof z.ZodObject ? requiredPaths(field, [...prefix, key]) : [];
+    out.push(...(inner.length > 0 ? inner : [[...prefix, key]]));
+  }
+  return out;
+}
+
+/** "code SUCCESS and data": the success paths, with the value the envelope requires where it requires one. */
+function successWords(op: AnyOperation): string {
+  const envelope = op.envelope ? ENVELOPE_SUCCESS[op.envelope] : undefined;
+  const words = successPaths(op).map((path) => {
+    const name = path.join('.');
+    return envelope && envelope.path.join('.') === name ? `${name} ${envelope.values.join(' or ')}` : name;
+  });
+  return words.length > 1 ? `${words.slice(0, -1).join(', ')} and ${words.at(-1)}` : (words[0] ?? 'a body');
+}
+
+/** Whether `prefix` is where `path` starts (an issue at an object that holds a success path concerns that path). */
+const startsWith = (path: readonly string[], prefix: readonly PropertyKey[]) =>
+  prefix.length <= path.length && prefix.every((key, i) => String(key) === path[i]);
+
+function valueAt(root: unknown, path: readonly PropertyKey[]): unknown {
+  let node = root;
+  for (const key of path) {
+    if (typeof node !== 'object' || node === null) return undefined;
+    node = (node as Record<PropertyKey, unknown>)[key];
+  }
+  return node;
+}
+
+/** The path of the member an issue is about: the innermost object member on its path (an array item's array). */
+function memberPath(path: readonly PropertyKey[]): readonly PropertyKey[] {
+  let last = path.length - 1;
+  while (last >= 0 && typeof path[last] !== 'string') last--;
+  return path.slice(0, last + 1);
+}
+
+/** Moves the member an issue is about from `root` to `aside`, keyed by its path. */
+function setAside(root: Json, path: readonly PropertyKey[], aside: Json): void {
+  const member = memberPath(path);
+  if (member.length === 0) return;
+  const holder = valueAt(root, member.slice(0, -1));
+  const key = member.at(-1) as string;
+  if (!isObject(holder) || !(key in holder)) return;
+  aside[member.join('.')] = holder[key];
+  delete holder[key];
 }
 
 /**
@@ -90,8 +199,9 @@ function gatewayError(body: Json): ((status: number) => ToolFailure) | undefined
     );
 }
 
-function httpFailure(res: RawResponse, parsed: unknown): ToolFailure {
+function httpFailure(res: RawResponse, body: Body): ToolFailure {
   const retry = { retryable: RETRYABLE_HTTP_STATUSES.has(res.status), retryAfterMs: res.retryAfterMs };
+  const parsed = body.kind === 'json' ? body.value : undefined;
   if (isObject(parsed)) {
     const gateway = gatewayError(parsed);
     if (gateway) {
@@ -103,14 +213,14 @@ function httpFailure(res: RawResponse, parsed: unknown): ToolFailure {
         retryable: failure.retryable || retry.retryable,
       });
     }
-    const own = ownError(parsed);
-    if (own) {
-      return new ToolFailure('upstream_error', `upstream error ${own.code}, HTTP ${res.status}: ${own.message}`, {
-        ...retry,
-        httpStatus: res.status,
-        upstreamCode: own.code,
-      });
-    }
+  }
+  const own = isObject(parsed) ? ownError(parsed) : body.kind === 'text' && body.status ? ownError({ status: body.status }) : undefined;
+  if (own) {
+    return new ToolFailure('upstream_error', `upstream error ${own.code}, HTTP ${res.status}: ${own.message}`, {
+      ...retry,
+      httpStatus: res.status,
+      upstreamCode: own.code,
+    });
   }
   const hint =
     res.status === 401 || res.status === 403
@@ -139,58 +249,29 @@ function ownError(body: Json): { code: string; message: string } | undefined {
   return undefined;
 }
 
+/**
+ * A 2xx answer whose envelope says the call failed (E1/E2 code, E5/E12 status.code, E9 success, E15 code): a
+ * documented failure, so the upstream refused the request and nothing is to be checked. Its words are what the body
+ * says. An envelope without its code is left to the output schema, which says whether a success must carry one.
+ */
 function checkEnvelope(op: AnyOperation, body: Json, status: number): void {
-  const fail = (code: unknown, message: unknown) => {
-    throw new ToolFailure('upstream_error', `upstream error ${told(code, 40)}, HTTP ${status}: ${told(message)}`, {
-      httpStatus: status,
-      upstreamCode: told(code, 40),
-    });
-  };
-  /** Whatever the body says beyond its code, when it has no message of its own. */
-  const rest = () => {
-    const { code: _, ...others } = body;
-    return Object.keys(others).length > 0 ? others : '(the answer says nothing more)';
-  };
-  const statusObject = isObject(body.status) ? body.status : {};
-  switch (op.envelope) {
-    case 'code-zero':
-      if (body.code !== undefined && Number(body.code) !== 0) fail(body.code, body.message ?? rest());
-      break;
-    case 'code-success':
-      if (body.code !== undefined && body.code !== 'SUCCESS') fail(body.code, body.message ?? rest());
-      break;
-    case 'success-flag':
-      // E9: `availableName: false` is an answer (the name is taken or invalid); `success: false` is a failed check.
-      if (body.success === false) fail('success=false', body.message ?? rest());
-      break;
-    case 'maps-status':
-      // 0 ok and 3 "no results" are both successful answers.
-      if (statusObject.code !== undefined && ![0, 3].includes(Number(statusObject.code))) {
-        fail(statusObject.code, [statusObject.name, statusObject.message].filter(Boolean).join(': '));
-      }
-      break;
-    case 'studio-status':
-      if (statusObject.code !== undefined && String(statusObject.code) !== '20000') {
-        fail(statusObject.code, statusObject.message);
-      }
-      break;
-  }
-}
-
-/** The spec declares these Integer but lets them arrive as digit strings. */
-function normaliseIntegers(value: unknown, names: ReadonlySet<string>): void {
-  if (Array.isArray(value)) {
-    for (const item of value) normaliseIntegers(item, names);
-  } else if (isObject(value)) {
-    for (const [key, child] of Object.entries(value)) {
-      if (names.has(key) && typeof child === 'string' && /^-?\d+$/.test(child.trim())) {
-        const n = Number(child.trim());
-        if (Number.isSafeInteger(n)) value[key] = n;
-      } else {
-        normaliseIntegers(child, names);
-      }
-    }
-  }
+  if (!op.envelope) return;
+  const { path, values } = ENVELOPE_SUCCESS[op.envelope];
+  const holder = valueAt(body, path.slice(0, -1));
+  const key = path.at(-1)!;
+  if (!isObject(holder) || holder[key] === undefined || holder[key] === null) return;
+  const value = holder[key];
+  if (values.some((v) => String(v) === String(value))) return;
+  const code = op.envelope === 'success-flag' ? `${key}=${told(value, 30)}` : told(value, 40);
+  // A nested status (maps, text generation) has a name beside its message; a body's own `name` is data (E8's scanner).
+  const said = (path.length > 1 ? [holder.name, holder.message] : [holder.message]).filter((v) => v !== undefined && v !== null && v !== '').map((v) => told(v));
+  const { [key]: _, ...others } = path.length === 1 ? body : holder;
+  const message = said.length > 0 ? said.join(': ') : Object.keys(others).length > 0 ? told(others) : '(the answer says nothing more)';
+  throw new ToolFailure('upstream_error', `upstream error ${code}, HTTP ${status}: ${message}`, {
+    httpStatus: status,
+    upstreamCode: code,
+    refused: true,
+  });
 }
 
 /** A short, single-line, tag-free excerpt of a body for error messages (the executor redacts the body before). */

@@ -286,7 +286,8 @@ function summarizeThenTranslate(text: string, source: SourceCode, target: Langua
 
 function localizePlace(rawCoords: string, rawCrs: string | undefined, rawTarget: string): string {
   const coords = rawCoords.trim();
-  const crs = rawCrs?.trim() || 'EPSG:4326';
+  // Any case, as the tool takes it (the spec's sample addresses write epsg:4326).
+  const crs = (rawCrs?.trim() || 'EPSG:4326').toUpperCase();
   const target = rawTarget.trim();
   const coordsCheck = reverseGeocode.input.shape.coords.safeParse(coords);
   if (!coordsCheck.success) invalid(`coords: ${coordsCheck.error.issues[0]?.message ?? 'invalid'}`);

@@ -1,7 +1,10 @@
 import {
   AI_FILTERS,
+  AI_FILTER_SCORES,
   BASIS_MEANINGS,
+  COORDINATE_SYSTEMS,
   CRS_CODES,
+  JOB_STATES,
   LANGUAGE_CODES,
   LANGUAGE_NAMES,
   PAIR_NOTES,
@@ -14,11 +17,7 @@ import {
   type LanguageCode,
 } from '../catalogue/index.js';
 
-/**
- * The JSON documents behind the reference resources. Built from the catalogue's tables (no second copy of the
- * spec's data), except where the catalogue has no table of its own (coordinate-system parameters, job states).
- * Pure.
- */
+/** The JSON documents behind the reference resources. Built from the catalogue's tables (no second copy of the spec's data). Pure. */
 
 export function tokenizerLanguagesDoc() {
   return {
@@ -55,37 +54,6 @@ export function targetsDoc(source: string) {
   };
 }
 
-type CrsCode = (typeof CRS_CODES)[number];
-
-/** The spec's coordinate-system table of E5 (the catalogue holds only the codes). */
-const COORDINATE_SYSTEMS: Record<CrsCode, Record<string, unknown>> = {
-  'EPSG:4326': {
-    name: 'WGS 84 longitude and latitude',
-    type: 'geographic',
-    unit: 'degree',
-    axes: 'x is longitude, y is latitude',
-  },
-  'EPSG:3857': {
-    name: 'Web mercator',
-    type: 'projected',
-    datum: 'WGS 1984',
-    unit: 'metre',
-  },
-  'SVC:2048': {
-    name: 'UTM-K',
-    type: 'projected',
-    projection: 'Transverse Mercator',
-    unit: 'metre',
-    parameters: {
-      centralMeridian: 127.5,
-      latitudeOfOrigin: 38,
-      falseEasting: 2_000_000,
-      falseNorthing: 1_000_000,
-      scaleFactor: 0.9996,
-    },
-  },
-};
-
 export function coordinateSystemsDoc() {
   return {
     coordinateSystems: CRS_CODES.map((code) => ({ code, ...COORDINATE_SYSTEMS[code] })),
@@ -97,17 +65,10 @@ export function coordinateSystemsDoc() {
   };
 }
 
-/** E12: `score` is the degree to which the text corresponds to the category. */
-const SCORES = [
-  { score: '0', degree: 'high' },
-  { score: '1', degree: 'medium' },
-  { score: '2', degree: 'low' },
-];
-
 export function aiFiltersDoc() {
   return {
     filters: AI_FILTERS.map((f) => ({ ...f })),
-    scores: SCORES,
+    scores: AI_FILTER_SCORES.map((s) => ({ ...s })),
     scoreMeaning: 'the degree to which the text corresponds to the category',
     usage:
       'textgen_create_completion returns result.aiFilters (when includeAiFilters is true, the default): one ' +
@@ -115,17 +76,6 @@ export function aiFiltersDoc() {
       'a flag to review the text before using it.',
   };
 }
-
-/** The spec's data-flow job states (States and transitions). */
-const JOB_STATES = [
-  { state: 'RUNNABLE', meaning: 'Job execution available' },
-  { state: 'RUNNING', meaning: 'Job execution in progress' },
-  { state: 'DELETED', meaning: 'Job being deleted or deletion completed' },
-  { state: 'UNKNOWN', meaning: 'Other' },
-  { state: 'DRAFT', meaning: 'Job edit incomplete' },
-  { state: 'STOPPED', meaning: 'Job being stopped' },
-  { state: 'EDITING', meaning: 'Job being edited (validation required)' },
-] as const;
 
 export function jobStatesDoc() {
   return {

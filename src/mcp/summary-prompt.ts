@@ -1,3 +1,5 @@
+import { TEXTGEN_MODEL } from '../catalogue/textgen.js';
+
 /**
  * How a summary is asked of the text-generation model (E12), shared by the workflow tool and the prompts so that
  * both run the same flow. Pure.
@@ -18,7 +20,7 @@ const SECTION = '###';
 /** The completion parameters of a summary (the rest are the service's defaults). */
 export function summaryParameters(length: SummaryLength) {
   return {
-    model: 'LK-D2',
+    model: TEXTGEN_MODEL,
     maxTokens: PRESETS[length].maxTokens,
     temperature: 0.3,
     topP: 0.8,

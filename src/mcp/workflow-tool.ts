@@ -131,7 +131,7 @@ export function translateAndSummarizeTool(definition: Tool, frame: CallFrame): T
               ),
             );
             const { translatedText, srcLangType } = answer.value.message.result;
-            detected ??= srcLangType;
+            detected ??= srcLangType ?? undefined;
             pieces.push(translatedText + trailing);
           }
           const translated = pieces.join('').trim();
@@ -152,7 +152,7 @@ export function translateAndSummarizeTool(definition: Tool, frame: CallFrame): T
             }),
           );
           const completion = answer.value.result;
-          if (completion?.text === undefined) {
+          if (completion.text == null) {
             throw new ToolFailure('unexpected_response', 'the completion answer has no result.text');
           }
           const summary = generatedPart(completion.text, prompt, summaryCue(language));
@@ -166,7 +166,7 @@ export function translateAndSummarizeTool(definition: Tool, frame: CallFrame): T
               input: count(completion.inputLength, completion.inputTokens),
               output: count(completion.outputLength, completion.outputTokens),
             },
-            stopReason: completion.stopReason,
+            stopReason: completion.stopReason ?? undefined,
           };
           meta.durationMs = deps.now() - started;
           return { reply: fitTranslation(output, pieces, chunks, frame.maxResultBytes), meta };
@@ -214,8 +214,8 @@ function stopIfCancelled(signal: AbortSignal): void {
 }
 
 /** A token count: the service's length field, else the length of its token list; undefined when neither is given. */
-function count(length: number | undefined, tokens: string[] | undefined): number | undefined {
-  if (length !== undefined && Number.isInteger(length) && length >= 0) return length;
+function count(length: unknown, tokens: string[] | null | undefined): number | undefined {
+  if (typeof length === 'number' && Number.isInteger(length) && length >= 0) return length;
   return tokens?.length;
 }
 

@@ -1,40 +1,44 @@
+import { GATEWAY_ERRORS } from '../catalogue/gateway-errors.js';
 import { gatewayError, type SandboxResponse } from './types.js';
 
 /**
- * The gateway's error answers, one place for the code/message pairs so every service says the same thing.
- * Codes follow DESIGN.md: 100 bad request, 200 authentication failed, 300 not found, 420 rate limit,
- * 430 body too large, 500/510 endpoint error/timeout, 900 unexpected.
+ * The gateway's error answers, one place for the code/message pairs so every service says the same thing. The codes
+ * are the catalogue's (GATEWAY_ERRORS); the messages and HTTP statuses are the sandbox's.
  */
+const { badRequest: BAD, authenticationFailed, permissionDenied, notFound: NOT_FOUND, rateLimited, bodyTooLarge } = GATEWAY_ERRORS;
+const { endpointError, endpointTimeout, unexpected: UNEXPECTED } = GATEWAY_ERRORS;
+
 export const badRequest = (details: string): SandboxResponse =>
-  gatewayError(400, '100', 'Bad Request Exception', details);
+  gatewayError(400, BAD.code, 'Bad Request Exception', details);
 
-export const conflict = (details: string): SandboxResponse => gatewayError(409, '100', 'Bad Request Exception', details);
+export const conflict = (details: string): SandboxResponse => gatewayError(409, BAD.code, 'Bad Request Exception', details);
 
-export const notFound = (details: string): SandboxResponse => gatewayError(404, '300', 'Not Found Exception', details);
+export const notFound = (details: string): SandboxResponse => gatewayError(404, NOT_FOUND.code, 'Not Found Exception', details);
 
 export const authFailed = (details: string): SandboxResponse =>
-  gatewayError(401, '200', 'Authentication Failed', details);
+  gatewayError(401, authenticationFailed.code, 'Authentication Failed', details);
 
 export const methodNotAllowed = (details: string): SandboxResponse =>
-  gatewayError(405, '100', 'Method Not Allowed', details);
+  gatewayError(405, BAD.code, 'Method Not Allowed', details);
 
 export const payloadTooLarge = (details: string): SandboxResponse =>
-  gatewayError(413, '430', 'Request Entity Too Large', details);
+  gatewayError(413, bodyTooLarge.code, 'Request Entity Too Large', details);
 
-export const unexpected = (details: string): SandboxResponse => gatewayError(500, '900', 'Unexpected Error', details);
+export const unexpected = (details: string): SandboxResponse => gatewayError(500, UNEXPECTED.code, 'Unexpected Error', details);
 
 /** The gateway error a bare HTTP status stands for (used by status-only faults). */
 export function errorForStatus(status: number): SandboxResponse {
   const table: Record<number, [string, string]> = {
-    400: ['100', 'Bad Request Exception'],
-    401: ['200', 'Authentication Failed'],
-    403: ['210', 'Permission Denied'],
-    404: ['300', 'Not Found Exception'],
-    413: ['430', 'Request Entity Too Large'],
-    429: ['420', 'Rate Limit Exceeded'],
-    504: ['510', 'Endpoint Timeout'],
+    400: [BAD.code, 'Bad Request Exception'],
+    401: [authenticationFailed.code, 'Authentication Failed'],
+    403: [permissionDenied.code, 'Permission Denied'],
+    404: [NOT_FOUND.code, 'Not Found Exception'],
+    413: [bodyTooLarge.code, 'Request Entity Too Large'],
+    429: [rateLimited.code, 'Rate Limit Exceeded'],
+    504: [endpointTimeout.code, 'Endpoint Timeout'],
   };
-  const [code, message] = table[status] ?? (status >= 500 ? ['500', 'Endpoint Error'] : ['900', 'Unexpected Error']);
+  const [code, message] =
+    table[status] ?? (status >= 500 ? [endpointError.code, 'Endpoint Error'] : [UNEXPECTED.code, 'Unexpected Error']);
   return gatewayError(status, code, message, 'injected by a sandbox fault');
 }
 

@@ -1,9 +1,15 @@
 import { badRequest, fail } from './errors.js';
 
 /**
- * Input checks shared by the simulated services. They are written by hand, not with the catalogue's zod
- * schemas, so that the sandbox judges requests independently of the server it is testing: a constraint the
- * server forgets shows up as a 400 here instead of passing silently.
+ * What the sandbox takes from the catalogue, and what it does not (the one place that says so):
+ * - Taken from src/catalogue, the one home of the spec's facts: each operation's method, path and auth scheme
+ *   (route-of.ts), and the spec's tables: Region segments, method names, job states, coordinate systems and UTM-K's
+ *   parameters, maps status codes, AI-filter scores, the model, dataset types and field types, KMS Regions, gateway
+ *   error codes, tokenizer languages, translation directions.
+ * - Not taken, deliberately: request validation. The checks here and in the services are written by hand, not with
+ *   the catalogue's zod schemas, so that the sandbox judges requests independently of the server it is testing: a
+ *   constraint the server forgets shows up as a 400 here instead of passing silently. (A check may compare with a
+ *   table above, e.g. KMS Regions; the rules themselves, which fields, types and ranges, are the sandbox's own.)
  * Each check throws an HttpProblem carrying a gateway 400 (errorCode 100).
  */
 
@@ -80,10 +86,10 @@ export function requireArray(obj: JsonObject, field: string, label = field): unk
   return value;
 }
 
-/** A path parameter the spec declares Integer: decimal digits only, within the safe integer range. */
+/** A path parameter the spec declares Integer (no range given): decimal digits, a sign allowed, within the safe range. */
 export function pathInt(params: Record<string, string>, name: string): number {
   const raw = params[name] ?? '';
-  if (!/^\d{1,15}$/.test(raw)) fail(badRequest(`${name} must be an integer`));
+  if (!/^-?\d{1,15}$/.test(raw)) fail(badRequest(`${name} must be an integer`));
   return Number(raw);
 }
 

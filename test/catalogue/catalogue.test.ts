@@ -77,7 +77,7 @@ const FIELDS: Record<string, { all: string[]; required: string[] }> = {
   recommendation_delete_service: { all: ['serviceId', 'dryRun', 'confirm'], required: ['serviceId'] },
   textgen_create_completion: {
     all: ['model', 'text', 'includeAiFilters', 'includeTokens', 'maxTokens', 'repeatPenalty', 'restart', 'start', 'stopBefore', 'temperature', 'topK', 'topP'],
-    // model has one value (LK-D2) and defaults to it.
+    // model defaults to LK-D2, the model of the spec's sample.
     required: ['text'],
   },
   search_update_schema: { all: ['name', 'document', 'dryRun'], required: ['name', 'document'] },
@@ -93,7 +93,8 @@ const FIELDS: Record<string, { all: string[]; required: string[] }> = {
 const SELF_EXPLANATORY = new Set([
   'productId', 'apiId', 'resourceId', 'jobId', 'serviceId', 'keyTag', 'catalogId', 'scannerId', 'statusCode',
   'responseDescription', 'pageNo', 'pageSize', 'isPublished', 'hasDeployedStage', 'text', 'name', 'includeTokens',
-  'includeAiFilters', 'repeatPenalty', 'topK', 'jobCondition.numWorker', 'jobCondition.scriptPath', 'jobCondition.logPath',
+  'includeAiFilters', 'repeatPenalty', 'topK', 'topP', 'jobCondition.numWorker', 'jobCondition.scriptPath', 'jobCondition.logPath',
+  'model',
 ]);
 
 describe('tool schema snapshots', () => {
@@ -216,7 +217,8 @@ describe('spec constraints in the JSON Schema', () => {
     expect(prop('textgen_create_completion', 'maxTokens')).toMatchObject({ type: 'integer', minimum: 1, maximum: 2048, default: 100 });
     expect(prop('textgen_create_completion', 'topK')).toMatchObject({ type: 'integer', minimum: 0, maximum: 128, default: 0 });
     expect(prop('textgen_create_completion', 'includeAiFilters')).toMatchObject({ type: 'boolean', default: true });
-    expect(prop('textgen_create_completion', 'model').enum).toEqual(['LK-D2']);
+    // Any model name is sent (the spec names LK-D2 as its sample's); it is a path segment, never empty.
+    expect(prop('textgen_create_completion', 'model')).toEqual({ type: 'string', minLength: 1, default: 'LK-D2' });
   });
 
   it('E1 pages from 1 with defaults 1 and 10', () => {
@@ -248,9 +250,12 @@ describe('spec constraints in the JSON Schema', () => {
     expect(condition.properties!.timeout).toMatchObject({ type: 'integer', minimum: 1, maximum: 1440 });
   });
 
-  it('E5 enums and default output json', () => {
-    expect(prop('maps_reverse_geocode', 'sourcecrs').enum).toEqual(['EPSG:4326', 'EPSG:3857', 'SVC:2048']);
-    expect(prop('maps_reverse_geocode', 'targetcrs').enum).toEqual(['EPSG:4326', 'EPSG:3857', 'SVC:2048']);
+  it('E5 coordinate codes in any case, and default output json', () => {
+    // A pattern of letter classes: what the server takes (any case), in a dialect every JSON Schema consumer reads.
+    for (const name of ['sourcecrs', 'targetcrs']) {
+      expect(prop('maps_reverse_geocode', name)).toMatchObject({ type: 'string', pattern: '^([Ee][Pp][Ss][Gg]:(4326|3857)|[Ss][Vv][Cc]:2048)$', default: 'EPSG:4326' });
+      expect(prop('maps_reverse_geocode', name).description).toMatch(/any case/);
+    }
     expect(prop('maps_reverse_geocode', 'output')).toMatchObject({ enum: ['json', 'xml'], default: 'json' });
   });
 

@@ -7,7 +7,9 @@ import { MockAgent } from 'undici';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createCompletion } from '../../src/catalogue/textgen.js';
 import { deleteService } from '../../src/catalogue/recommendation.js';
-import { listTokenizerLanguages } from '../../src/catalogue/search.js';
+import { listTokenizerLanguages, updateSchema } from '../../src/catalogue/search.js';
+import { listProducts } from '../../src/catalogue/apigateway.js';
+import { migrateKey } from '../../src/catalogue/kms.js';
 import { runScanner } from '../../src/catalogue/datacatalog.js';
 import { updateJobExecutionOptions } from '../../src/catalogue/dataflow.js';
 import { SERVICES } from '../../src/catalogue/types.js';
@@ -185,6 +187,37 @@ describe('retries', () => {
     const { failure } = await run(runScanner, { catalogId: 1, scannerId: 2 });
     expect(failure?.code).toBe('unexpected_response');
     expect(failure?.message).toMatch(/accepted the request \(HTTP 201\), so it may have taken effect/);
+  });
+});
+
+describe('what a failed answer says about the outcome', () => {
+  const KEY = '/kms/v1/keys/k1/migrate';
+
+  it('an empty 2xx answer to a write says what a success carries and that the request may have taken effect', async () => {
+    pool().intercept({ path: '/CloudSearch/real/v1/domain/shop/schema', method: 'PUT' }).reply(200, '');
+    const { failure } = await run(updateSchema, { name: 'shop', document: { primarySectionName: 'body', sections: [], indexes: [] } });
+    expect(failure?.code).toBe('unexpected_response');
+    expect(failure?.message).toBe(
+      'the upstream answered HTTP 200 with an empty body; a success of E13 carries result. The upstream accepted the request (HTTP 200), so it may have taken effect: check before calling again.',
+    );
+  });
+
+  it('an empty 2xx answer to a read says what a success carries, and nothing about effects', async () => {
+    pool().intercept({ path: '/api/v1/products', method: 'GET' }).reply(200, '');
+    const { failure } = await run(listProducts, {});
+    expect(failure?.message).toBe('the upstream answered HTTP 200 with an empty body; a success of E7 carries productPage');
+  });
+
+  it('E15 with a documented failure code is a refusal: what the body says, without "may have taken effect"', async () => {
+    pool().intercept({ path: KEY, method: 'POST' }).reply(200, { code: 'FAIL', message: 'an isolation key of that name exists' }, { headers: JSON_HEADERS });
+    const { failure } = await run(migrateKey, { keyTag: 'k1', targetRegion: 'JPN' });
+    expect(failure?.message).toBe('upstream error FAIL, HTTP 200: an isolation key of that name exists');
+  });
+
+  it('E15 answered in a shape the spec does not give stays cautious', async () => {
+    pool().intercept({ path: KEY, method: 'POST' }).reply(200, { data: { keyTag: 'k1' } }, { headers: JSON_HEADERS });
+    const { failure } = await run(migrateKey, { keyTag: 'k1', targetRegion: 'JPN' });
+    expect(failure?.message).toMatch(/with no code; a success of E15 carries code SUCCESS and data: .*so it may have taken effect: check before calling again\.$/);
   });
 });
 

@@ -1,13 +1,227 @@
 import { describe, expect, it } from 'vitest';
+import { CATALOGUE } from '../../src/catalogue/catalogue.js';
+import { checkAppName } from '../../src/catalogue/bigdata.js';
+import { createMethodResponse, listProducts } from '../../src/catalogue/apigateway.js';
+import { updateJobExecutionOptions } from '../../src/catalogue/dataflow.js';
+import { runScanner } from '../../src/catalogue/datacatalog.js';
+import { migrateKey } from '../../src/catalogue/kms.js';
 import { reverseGeocode } from '../../src/catalogue/maps.js';
-import { deleteService } from '../../src/catalogue/recommendation.js';
-import { listProducts } from '../../src/catalogue/apigateway.js';
+import { deleteService, getDefaultSchema } from '../../src/catalogue/recommendation.js';
+import { listConfigGroups } from '../../src/catalogue/streaming.js';
+import { listTokenizerLanguages } from '../../src/catalogue/search.js';
+import { createCompletion } from '../../src/catalogue/textgen.js';
+import { translateText } from '../../src/catalogue/translation.js';
+import type { AnyOperation } from '../../src/catalogue/types.js';
 import { ToolFailure } from '../../src/gateway/errors.js';
 import { interpretResponse } from '../../src/gateway/response.js';
+import { toolDefinition } from '../../src/mcp/catalogue-tools.js';
+import { toJsonSchema } from '../../src/mcp/json-schema.js';
+import { sharedLazyValidator } from '../../src/mcp/schema-validator.js';
 
-describe('interpretResponse', () => {
-  it('takes an empty 2xx body as an empty result, not malformed JSON', () => {
-    expect(interpretResponse(deleteService, { status: 204, contentType: '', text: '' })).toEqual({ kind: 'json', value: {} });
+const json = (body: unknown, status = 200) => ({ status, contentType: 'application/json', text: JSON.stringify(body) });
+
+/** The answer's value, checked against the output schema the tool publishes (what an MCP client validates with). */
+function answered(op: AnyOperation, res: { status: number; contentType: string; text: string }): unknown {
+  const answer = interpretResponse(op, res);
+  expect(answer.kind).toBe('json');
+  const schema = toolDefinition(op).outputSchema;
+  if (schema) {
+    const check = sharedLazyValidator().getValidator(schema as never)(answer.value);
+    expect(check.valid, `${op.name}: ${check.errorMessage}`).toBe(true);
+  }
+  return answer.value;
+}
+
+function failure(op: AnyOperation, res: { status: number; contentType: string; text: string }): ToolFailure {
+  try {
+    interpretResponse(op, res);
+  } catch (error) {
+    expect(error).toBeInstanceOf(ToolFailure);
+    return error as ToolFailure;
+  }
+  throw new Error('expected a failure');
+}
+
+describe('null and missing fields the spec does not guarantee are an answer, not an error', () => {
+  it.each([
+    ['E9 message', checkAppName, { success: true, availableName: true, message: null }],
+    [
+      'E6 responseDescription',
+      createMethodResponse,
+      { methodResponseDto: { tenantId: 't', apiId: 'a', resourceId: 'r', methodCode: '0001', statusCode: 200, responseDescription: null, modifier: null } },
+    ],
+    ['E4 name, nodes, runCondition', updateJobExecutionOptions, { jobId: 'j1', name: null, nodes: null, runCondition: null, status: null }],
+    [
+      'E5 land, code and an area',
+      reverseGeocode,
+      { status: { code: 0, name: 'ok', message: null }, results: [{ name: 'legalcode', code: null, region: { area0: null, area1: { name: 'x', coords: null } }, land: null }] },
+    ],
+    ['E7 initialCount, total, product fields', listProducts, { initialCount: null, productPage: { total: null, content: [{ productId: 'p', productDescription: null, isPublished: null }] } }],
+    ['E10 description, categorical', getDefaultSchema, { datasetType: 'user', name: null, description: null, fields: [{ name: 'AGE', type: ['int', 'null'], categorical: null }] }],
+    ['E1 message, requestId, page fields, list', listConfigGroups, { code: 0, message: null, requestId: null, result: { currentPage: null, totalCount: null, kafkaConfigGroupList: null } }],
+    ['E3 srcLangType', translateText, { message: { result: { srcLangType: null, tarLangType: 'en', translatedText: 'Hello' } } }],
+    ['E12 token counts and filters', createCompletion, { status: { code: '20000', message: null }, result: { text: 'hi', inputLength: null, aiFilters: null } }],
+    ['E15 data members', migrateKey, { code: 'SUCCESS', data: { keyTag: null, targetRegion: 'KR' } }],
+  ])('%s', (_, op, body) => {
+    expect(answered(op, json(body))).toEqual(body);
+  });
+
+  it('passes fields the spec does not list through', () => {
+    const body = { scannerId: 7, name: 's', status: 'SCANNER_STARTING', startedAt: '2026-01-01', extra: { nested: [1] } };
+    expect(answered(runScanner, json(body))).toEqual(body);
+  });
+
+  it('moves a value of another type than the spec says to offSpec, and still answers', () => {
+    const body = { methodResponseDto: { apiId: 'a', statusCode: 'two hundred', responseDescription: 42 } };
+    expect(answered(createMethodResponse, json(body))).toEqual({
+      methodResponseDto: { apiId: 'a' },
+      offSpec: { 'methodResponseDto.statusCode': 'two hundred', 'methodResponseDto.responseDescription': 42 },
+    });
+    expect(answered(getDefaultSchema, json({ fields: [{ name: 'A', type: 'string' }], name: ['x'] }))).toEqual({
+      fields: [{ name: 'A' }],
+      offSpec: { 'fields.0.type': 'string', name: ['x'] },
+    });
+  });
+
+  it('takes an Integer sent as digits as the integer (E1 kafkaVersionCode, as the spec warns)', () => {
+    const body = { code: '0', result: { totalCount: '3', kafkaConfigGroupList: [{ kafkaVersionCode: '3050100', configGroupNo: 1201 }] } };
+    expect(answered(listConfigGroups, json(body))).toEqual({
+      code: 0,
+      result: { totalCount: 3, kafkaConfigGroupList: [{ kafkaVersionCode: 3050100, configGroupNo: 1201 }] },
+    });
+  });
+});
+
+describe('published output schemas say integer for Integer and allow null for what may be missing', () => {
+  const property = (op: AnyOperation, path: string) => {
+    let node = toJsonSchema(op.output, 'output');
+    for (const key of path.split('.')) {
+      const found = key === '[]' ? node.items : (node.properties as Record<string, unknown> | undefined)?.[key];
+      node = (found ?? ((node.anyOf as Record<string, unknown>[]) ?? []).map((b) => (key === '[]' ? b.items : (b.properties as Record<string, unknown> | undefined)?.[key])).find(Boolean)) as Record<string, unknown>;
+    }
+    return node;
+  };
+  const types = (node: Record<string, unknown>) =>
+    ((node.anyOf as { type: string | string[] }[] | undefined) ?? [node as { type: string | string[] }]).flatMap((b) => b.type);
+
+  it.each(
+    ([
+    [listProducts, 'initialCount'],
+    [listProducts, 'productPage.total'],
+    [listConfigGroups, 'result.totalCount'],
+    [listConfigGroups, 'result.kafkaConfigGroupList.[].configGroupNo'],
+    [createMethodResponse, 'methodResponseDto.statusCode'],
+    [runScanner, 'scannerId'],
+    [createCompletion, 'result.inputLength'],
+    [updateJobExecutionOptions, 'runCondition.numWorker'],
+    ] as [AnyOperation, string][]).map(([op, path]) => [op.id, path, op] as const),
+  )('%s %s: integer, exact digits beyond 2^53, or null', (_, path, op) => {
+    const node = property(op, path);
+    expect(types(node)).toEqual(['integer', 'string', 'null']);
+    expect(JSON.stringify(node)).toMatch(/beyond 2\^53/);
+  });
+
+  it('says number for a Float (E5 x) and allows null', () => {
+    expect(types(property(reverseGeocode, 'results.[].land.coords.center.x'))).toEqual(['number', 'null']);
+  });
+});
+
+describe('an answer without what a success carries is an error that says so', () => {
+  // What each operation's success carries, from the spec's response descriptions (and its success codes).
+  const CARRIES: Record<string, string> = {
+    E1: 'code 0 and result',
+    E2: 'code 0 and result',
+    E3: 'message.result.translatedText',
+    E4: 'jobId',
+    E5: 'status.code 0 or 3',
+    E6: 'methodResponseDto',
+    E7: 'productPage',
+    E8: 'status',
+    E9: 'availableName',
+    E10: 'fields',
+    E11: 'result',
+    E12: 'status.code 20000 and result',
+    E13: 'result',
+    E14: 'languages',
+    E15: 'code SUCCESS and data',
+  };
+
+  it.each(CATALOGUE.map((op) => [op.id, op] as const))('%s: an empty 2xx body', (id, op) => {
+    const error = failure(op, { status: 200, contentType: 'application/json', text: '' });
+    expect(error.code).toBe('unexpected_response');
+    expect(error.message).toBe(`the upstream answered HTTP 200 with an empty body; a success of ${id} carries ${CARRIES[id]}`);
+  });
+
+  it('E11 answered 204 with no body: the spec says a success carries result', () => {
+    expect(failure(deleteService, { status: 204, contentType: '', text: '' }).message).toBe(
+      'the upstream answered HTTP 204 with an empty body; a success of E11 carries result',
+    );
+  });
+
+  it('names what is missing or not as the spec says', () => {
+    expect(failure(migrateKey, json({ code: 'SUCCESS' })).message).toBe(
+      'the upstream answered HTTP 200 with no data; a success of E15 carries code SUCCESS and data: {"code":"SUCCESS"}',
+    );
+    expect(failure(migrateKey, json({})).message).toMatch(/^the upstream answered HTTP 200 with no code, no data;/);
+    expect(failure(translateText, json({ message: { result: { translatedText: 5 } } })).message).toMatch(
+      /with message\.result\.translatedText that is not as the spec says \(.*expected string.*\); a success of E3 carries/,
+    );
+    expect(failure(createCompletion, json({ result: { text: 'x' } })).message).toMatch(/with no status;/);
+    // A list a success carries keeps its items: one that is not an object is not moved out of it.
+    expect(failure(listTokenizerLanguages, json(['thai'])).message).toMatch(/^the upstream answered HTTP 200 with languages\.0 that is not as the spec says \(.*expected object.*\); a success of E14 carries languages/);
+  });
+});
+
+describe('integers beyond 2^53 are handed on exactly', () => {
+  it('E7 total and initialCount, as their digits', () => {
+    const text = '{"initialCount":9007199254740993,"productPage":{"total":12345678901234567890,"content":[]}}';
+    expect(answered(listProducts, { status: 200, contentType: 'application/json', text })).toEqual({
+      initialCount: '9007199254740993',
+      productPage: { total: '12345678901234567890', content: [] },
+    });
+  });
+});
+
+describe('documented failure codes in a 2xx answer', () => {
+  it('E15 code other than SUCCESS is a refusal that says what the body says', () => {
+    const error = failure(migrateKey, json({ code: 'FAIL', data: { reason: 'exists' } }));
+    expect(error.message).toBe('upstream error FAIL, HTTP 200: {"data":{"reason":"exists"}}');
+    expect(error.refused).toBe(true);
+    expect(error.upstreamCode).toBe('FAIL');
+  });
+
+  it('an answer without the code is not a refusal', () => {
+    expect(failure(migrateKey, json({ data: {} })).refused).toBe(false);
+  });
+});
+
+describe('E5 answers in JSONP and XML: their maps status decides', () => {
+  const jsonp = (body: unknown, status = 200) => ({ status, contentType: 'application/javascript', text: `cb(${JSON.stringify(body)});` });
+  const xml = (code: number, status = 200) => ({
+    status,
+    contentType: 'application/xml;charset=utf-8',
+    text: `<?xml version="1.0" encoding="UTF-8"?>\n<response>\n  <status>\n    <code>${code}</code>\n    <name>${code === 0 ? 'ok' : 'invalid request'}</name>\n    <message>coords &amp; more</message>\n  </status>\n  <results/>\n</response>\n`,
+  });
+
+  it('JSONP with status 100 at HTTP 200 is an error with its code', () => {
+    const error = failure(reverseGeocode, jsonp({ status: { code: 100, name: 'invalid request', message: 'bad coords' } }));
+    expect(error.code).toBe('upstream_error');
+    expect(error.upstreamCode).toBe('100');
+    expect(error.message).toBe('upstream error 100, HTTP 200: invalid request: bad coords');
+  });
+
+  it('JSONP and XML at HTTP 400 keep the maps code', () => {
+    const fromJsonp = failure(reverseGeocode, jsonp({ status: { code: 100, name: 'invalid request', message: 'bad coords' } }, 400));
+    expect([fromJsonp.code, fromJsonp.upstreamCode, fromJsonp.httpStatus]).toEqual(['upstream_error', '100', 400]);
+    const fromXml = failure(reverseGeocode, xml(100, 400));
+    expect([fromXml.code, fromXml.upstreamCode, fromXml.message]).toEqual(['upstream_error', '100', 'upstream error 100, HTTP 400: invalid request: coords & more']);
+  });
+
+  it('XML with status 900 at HTTP 200 is an error; status 0 and 3 are answers, passed on as text', () => {
+    expect(failure(reverseGeocode, xml(900)).upstreamCode).toBe('900');
+    for (const code of [0, 3]) expect(interpretResponse(reverseGeocode, xml(code))).toEqual({ kind: 'text', value: xml(code).text });
+    const ok = jsonp({ status: { code: 0, name: 'ok' }, results: [] });
+    expect(interpretResponse(reverseGeocode, ok)).toEqual({ kind: 'text', value: ok.text });
   });
 
   it('passes a JSONP answer through as text even when labelled application/json', () => {
@@ -15,6 +229,12 @@ describe('interpretResponse', () => {
     expect(interpretResponse(reverseGeocode, { status: 200, contentType: 'application/json', text })).toEqual({ kind: 'text', value: text });
   });
 
+  it('JSONP without its status lacks what a success carries', () => {
+    expect(failure(reverseGeocode, jsonp({ results: [] })).message).toMatch(/with no status; a success of E5 carries status\.code 0 or 3/);
+  });
+});
+
+describe('other answers', () => {
   it('still calls a broken JSON answer malformed for a JSON-only operation', () => {
     expect(() => interpretResponse(listProducts, { status: 200, contentType: 'application/json', text: '{"productPage":' })).toThrow(
       /not valid JSON/,
@@ -22,13 +242,8 @@ describe('interpretResponse', () => {
   });
 
   it('says when the upstream asked to retry later', () => {
-    try {
-      interpretResponse(listProducts, { status: 503, contentType: 'text/plain', text: 'busy', retryAfterMs: 7000 });
-      expect.unreachable();
-    } catch (error) {
-      expect(error).toBeInstanceOf(ToolFailure);
-      expect((error as ToolFailure).message).toBe('upstream answered HTTP 503: busy. The upstream asked to retry after 7 s.');
-      expect((error as ToolFailure).retryable).toBe(true);
-    }
+    const error = failure(listProducts, { status: 503, contentType: 'text/plain', text: 'busy', retryAfterMs: 7000 } as never);
+    expect(error.message).toBe('upstream answered HTTP 503: busy. The upstream asked to retry after 7 s.');
+    expect(error.retryable).toBe(true);
   });
 });

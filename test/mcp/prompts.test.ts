@@ -117,6 +117,8 @@ describe('prompts', () => {
     expect(spanless).toContain('Span tags are not honoured for ko -> es');
     await expect(render('localize_place', { coords: 'Seoul', target: 'en' })).rejects.toThrow(/coords/);
     await expect(render('localize_place', { coords: '1,2', target: 'en', sourcecrs: 'EPSG:1' })).rejects.toThrow(/sourcecrs/);
+    // Any case, as maps_reverse_geocode takes it.
+    expect(await render('localize_place', { coords: '127.1,37.3', target: 'en', sourcecrs: 'epsg:3857' })).toContain('"sourcecrs":"EPSG:3857"');
   });
 });
 

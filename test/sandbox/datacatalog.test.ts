@@ -21,7 +21,7 @@ describe('data-catalog service (E8)', () => {
   });
 
   it('refuses ids that are not integers', async () => {
-    for (const [c, s] of [['abc', '2001'], ['1001', '2001.5'], ['1001', '-1']]) {
+    for (const [c, s] of [['abc', '2001'], ['1001', '2001.5'], ['1001', '+1']]) {
       const res = await run(c!, s!);
       expect(res.status, `${c}/${s}`).toBe(400);
       expect(res.json).toEqual(gatewayErrorBody('100'));
@@ -30,6 +30,8 @@ describe('data-catalog service (E8)', () => {
 
   it('answers an unknown catalog, or a scanner of another catalog, with 404', async () => {
     expect((await run('9999', '2001')).status).toBe(404);
+    // A negative id is an Integer too (the spec gives no range): no such catalog, not a malformed one.
+    expect((await run('-1', '2001')).status).toBe(404);
     const other = await run('1001', '2003');
     expect(other.status).toBe(404);
     expect(other.json).toEqual(gatewayErrorBody('300'));

@@ -1,5 +1,7 @@
+import { METHOD_NAMES, createMethodResponse, listProducts as listProductsOp } from '../../catalogue/apigateway.js';
 import { badRequest, conflict, fail, notFound } from '../errors.js';
-import { apigatewayFixtures, METHOD_NAMES, TENANT_ID, type Product } from '../fixtures/apigateway.js';
+import { apigatewayFixtures, TENANT_ID, type Product } from '../fixtures/apigateway.js';
+import { routeOf } from '../route-of.js';
 import { kstIso } from '../time.js';
 import type { Route, SandboxRequest, SandboxResponse, SandboxContext } from '../types.js';
 import { oneOf, optionalString, queryBoolean, requireInt, requireObject } from '../validate.js';
@@ -22,18 +24,8 @@ const MODIFIER = 'sandbox-user';
 export function apigatewayRoutes(): Route[] {
   const products = apigatewayFixtures();
   return [
-    {
-      method: 'GET',
-      pattern: '/api/v1/products',
-      auth: 'gateway-signature',
-      handle: (req) => listProducts(products, req.query),
-    },
-    {
-      method: 'POST',
-      pattern: '/api/v1/products/:productId/apis/:apiId/resources/:resourceId/methods/:methodName/responses',
-      auth: 'gateway-signature',
-      handle: (req, ctx) => addMethodResponse(products, req, ctx),
-    },
+    routeOf(listProductsOp, (req) => listProducts(products, req.query)),
+    routeOf(createMethodResponse, (req, ctx) => addMethodResponse(products, req, ctx)),
   ];
 }
 

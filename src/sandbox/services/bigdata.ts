@@ -1,5 +1,7 @@
+import { checkAppName } from '../../catalogue/bigdata.js';
 import { badRequest, fail } from '../errors.js';
 import { bigdataFixtures, DEFAULT_ACCOUNT_ID } from '../fixtures/bigdata.js';
+import { routeOf } from '../route-of.js';
 import type { Route } from '../types.js';
 import { requireObject, requireString } from '../validate.js';
 
@@ -10,11 +12,7 @@ import { requireObject, requireString } from '../validate.js';
 export function bigdataRoutes(): Route[] {
   const takenByAccount = bigdataFixtures();
   return [
-    {
-      method: 'POST',
-      pattern: '/api/v2/apps/checkAvailableName',
-      auth: 'gateway-signature',
-      handle: (req) => {
+    routeOf(checkAppName, (req) => {
         const input = requireObject(req.body, 'request body');
         const accountId = requireString(input, 'accountId', { maxLength: 22 });
         if (!/^[0-9A-Za-z]*$/.test(accountId)) fail(badRequest('accountId must be Base62 (digits and letters only)'));
@@ -25,8 +23,7 @@ export function bigdataRoutes(): Route[] {
         const refusal = problem ?? (taken ? `The app name "${name}" is already in use in this account.` : undefined);
         const message = refusal ?? 'The app name is available.';
         return { status: 200, json: { success: true, availableName: refusal === undefined, message } };
-      },
-    },
+    }),
   ];
 }
 

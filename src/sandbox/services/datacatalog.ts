@@ -1,6 +1,8 @@
+import { SCANNER_STARTING, runScanner } from '../../catalogue/datacatalog.js';
 import { fail, notFound } from '../errors.js';
 import { datacatalogFixtures } from '../fixtures/datacatalog.js';
 import { kstIso } from '../time.js';
+import { routeOf } from '../route-of.js';
 import type { Route } from '../types.js';
 import { pathInt } from '../validate.js';
 
@@ -11,22 +13,17 @@ import { pathInt } from '../validate.js';
 export function datacatalogRoutes(): Route[] {
   const catalogs = datacatalogFixtures();
   return [
-    {
-      method: 'PUT',
-      pattern: '/api/v1/catalogs/:catalogId/scanners/:scannerId/run-scanner',
-      auth: 'gateway-signature',
-      handle: (req, ctx) => {
+    routeOf(runScanner, (req, ctx) => {
         const catalogId = pathInt(req.params, 'catalogId');
         const scannerId = pathInt(req.params, 'scannerId');
         const catalog = catalogs.find((c) => c.catalogId === catalogId) ?? fail(notFound(`catalog ${catalogId} does not exist`));
         const scanner =
           catalog.scanners.find((s) => s.scannerId === scannerId) ??
           fail(notFound(`scanner ${scannerId} does not exist in catalog ${catalogId}`));
-        scanner.status = 'SCANNER_STARTING';
+        scanner.status = SCANNER_STARTING;
         scanner.runCount += 1;
         scanner.lastRunStartedAt = kstIso(ctx.now());
         return { status: 200, json: { scannerId: scanner.scannerId, name: scanner.name, status: scanner.status } };
-      },
-    },
+    }),
   ];
 }

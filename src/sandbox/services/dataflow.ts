@@ -1,6 +1,8 @@
+import { updateJobExecutionOptions } from '../../catalogue/dataflow.js';
 import { fail, notFound } from '../errors.js';
 import { dataflowFixtures, type Job } from '../fixtures/dataflow.js';
 import { kstIso } from '../time.js';
+import { routeOf } from '../route-of.js';
 import type { Route } from '../types.js';
 import { optionalInt, requireObject, requireString } from '../validate.js';
 
@@ -12,11 +14,7 @@ import { optionalInt, requireObject, requireString } from '../validate.js';
 export function dataflowRoutes(): Route[] {
   const jobs = new Map(dataflowFixtures().map((job) => [job.jobId, job]));
   return [
-    {
-      method: 'PUT',
-      pattern: '/api/v1/jobs/:jobId/executions',
-      auth: 'gateway-signature',
-      handle: (req, ctx) => {
+    routeOf(updateJobExecutionOptions, (req, ctx) => {
         const job = jobs.get(req.params.jobId!) ?? fail(notFound(`job ${req.params.jobId} does not exist`));
         const input = requireObject(req.body, 'request body');
         const condition = requireObject(input.jobCondition, 'jobCondition');
@@ -35,8 +33,7 @@ export function dataflowRoutes(): Route[] {
         };
         job.updatedDate = kstIso(ctx.now());
         return { status: 200, json: snapshot(job) };
-      },
-    },
+    }),
   ];
 }
 

@@ -1,9 +1,9 @@
+import { KMS_REGIONS, migrateKey } from '../../catalogue/kms.js';
 import { badRequest, fail, notFound } from '../errors.js';
-import { kmsFixtures, type KeyRegion } from '../fixtures/kms.js';
+import { kmsFixtures } from '../fixtures/kms.js';
+import { routeOf } from '../route-of.js';
 import type { Route } from '../types.js';
 import { oneOf, requireObject } from '../validate.js';
-
-const REGIONS: readonly KeyRegion[] = ['KR', 'JPN'];
 
 /**
  * E15. Migration deletes the global key and creates an isolation key of the same name in the target Region
@@ -14,14 +14,10 @@ const REGIONS: readonly KeyRegion[] = ['KR', 'JPN'];
 export function kmsRoutes(): Route[] {
   const { globalKeys, isolationKeys } = kmsFixtures();
   return [
-    {
-      method: 'POST',
-      pattern: '/kms/v1/keys/:keyTag/migrate',
-      auth: 'gateway-signature',
-      handle: (req) => {
+    routeOf(migrateKey, (req) => {
         const keyTag = req.params.keyTag!;
         const input = requireObject(req.body, 'request body');
-        const targetRegion = oneOf(input.targetRegion, REGIONS, 'targetRegion');
+        const targetRegion = oneOf(input.targetRegion, KMS_REGIONS, 'targetRegion');
         const at = globalKeys.findIndex((k) => k.keyTag === keyTag);
         const key = globalKeys[at] ?? fail(notFound(`global key ${keyTag} does not exist`));
         if (isolationKeys.some((k) => k.region === targetRegion && k.keyName === key.keyName)) {
@@ -32,7 +28,6 @@ export function kmsRoutes(): Route[] {
         const isolationTag = `${keyTag}-${targetRegion.toLowerCase()}`;
         isolationKeys.push({ keyTag: isolationTag, keyName: key.keyName, region: targetRegion });
         return { status: 200, json: { code: 'SUCCESS', data: { keyTag, targetRegion } } };
-      },
-    },
+    }),
   ];
 }

@@ -1,3 +1,5 @@
+import { MAPS_STATUS, reverseGeocode as reverseGeocodeOp } from '../../catalogue/maps.js';
+import { routeOf } from '../route-of.js';
 import type { Route, SandboxRequest, SandboxResponse } from '../types.js';
 import { createCrsConverter, type CrsConverter } from '../maps/crs.js';
 import { findPlace, GAZETTEER } from '../maps/gazetteer.js';
@@ -13,45 +15,39 @@ import { toXml } from '../maps/xml.js';
  */
 export function mapsRoutes(): Route[] {
   const crs = createCrsConverter();
-  return [
-    {
-      method: 'GET',
-      pattern: '/map-reversegeocode/v2/gc',
-      auth: 'app-key-lower',
-      handle: (req) => reverseGeocode(req, crs),
-    },
-  ];
+  return [routeOf(reverseGeocodeOp, (req) => reverseGeocode(req, crs))];
 }
 
+/** A `status` of the spec's maps table (catalogue), with the sandbox's message. */
+const status = ({ code, name }: { code: number; name: string }, message: string) => ({ code, name, message });
 const STATUS = {
-  ok: { code: 0, name: 'ok', message: 'done' },
-  noResults: {
-    code: 3,
-    name: 'no results',
-    message: `no results for these coordinates (the sandbox gazetteer knows ${GAZETTEER.length} places in Korea; the sea has none)`,
-  },
-  invalid: (message: string) => ({ code: 100, name: 'invalid request', message }),
-  unknown: (message: string) => ({ code: 900, name: 'unknown error', message }),
+  ok: status(MAPS_STATUS.ok, 'done'),
+  noResults: status(
+    MAPS_STATUS.noResults,
+    `no results for these coordinates (the sandbox gazetteer knows ${GAZETTEER.length} places in Korea; the sea has none)`,
+  ),
+  invalid: (message: string) => status(MAPS_STATUS.invalidRequest, message),
+  unknown: (message: string) => status(MAPS_STATUS.unknownError, message),
 };
 
 function reverseGeocode(req: SandboxRequest, crs: CrsConverter): SandboxResponse {
   const parsed = parseGeocodeQuery(req.query);
-  if (!parsed.ok) return render(400, { status: STATUS.invalid(parsed.message) }, parsed.rendering);
+  if (!parsed.ok) return render(MAPS_STATUS.invalidRequest.http, { status: STATUS.invalid(parsed.message) }, parsed.rendering);
   const { query, rendering } = parsed;
   try {
     const [lon, lat] = crs.toWgs84(query.sourcecrs, query.coords);
     if (!Number.isFinite(lon) || !Number.isFinite(lat) || Math.abs(lon) > 180 || Math.abs(lat) > 90)
       return render(
-        400,
+        MAPS_STATUS.invalidRequest.http,
         { status: STATUS.invalid(`coords ${query.coords.join(',')} are outside the range of ${query.sourcecrs}`) },
         rendering,
       );
     const place = findPlace([lon, lat]);
     const results = place ? buildResults(place, query.orders, query.targetcrs, crs) : [];
-    if (results.length === 0) return render(200, { status: STATUS.noResults, results: [] }, rendering);
-    return render(200, { status: STATUS.ok, results }, rendering);
+    if (results.length === 0) return render(MAPS_STATUS.noResults.http, { status: STATUS.noResults, results: [] }, rendering);
+    return render(MAPS_STATUS.ok.http, { status: STATUS.ok, results }, rendering);
   } catch (error) {
-    return render(500, { status: STATUS.unknown(`sandbox error: ${(error as Error).message}`) }, rendering);
+    return render(MAPS_STATUS.unknownError.http, { status: STATUS.unknown(`sandbox error: ${(error as Error).message}`) }, rendering);
   }
 }
 

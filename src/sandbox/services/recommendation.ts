@@ -1,5 +1,7 @@
+import { DATASET_TYPES, deleteService, getDefaultSchema } from '../../catalogue/recommendation.js';
 import { fail, notFound } from '../errors.js';
-import { DATASET_TYPES, defaultSchemas, recommendationServices } from '../fixtures/recommendation.js';
+import { defaultSchemas, recommendationServices } from '../fixtures/recommendation.js';
+import { routeOf } from '../route-of.js';
 import type { Route } from '../types.js';
 import { oneOf } from '../validate.js';
 
@@ -8,25 +10,15 @@ export function recommendationRoutes(): Route[] {
   const schemas = defaultSchemas();
   const services = new Map(recommendationServices().map((s) => [s.serviceId, s]));
   return [
-    {
-      method: 'GET',
-      pattern: '/api/v1/schemas/default',
-      auth: 'gateway-signature',
-      handle: (req) => {
-        const datasetType = oneOf(req.query.get('datasetType') ?? undefined, DATASET_TYPES, 'datasetType');
-        return { status: 200, json: schemas[datasetType] };
-      },
-    },
-    {
-      method: 'DELETE',
-      pattern: '/api/v1/services/:serviceId',
-      auth: 'gateway-signature',
-      handle: (req) => {
-        const serviceId = req.params.serviceId!;
-        const service = services.get(serviceId) ?? fail(notFound(`service ${serviceId} does not exist`));
-        services.delete(serviceId);
-        return { status: 200, json: { result: `Service ${service.serviceId} (${service.name}) has been deleted.` } };
-      },
-    },
+    routeOf(getDefaultSchema, (req) => {
+      const datasetType = oneOf(req.query.get('datasetType') ?? undefined, DATASET_TYPES, 'datasetType');
+      return { status: 200, json: schemas[datasetType] };
+    }),
+    routeOf(deleteService, (req) => {
+      const serviceId = req.params.serviceId!;
+      const service = services.get(serviceId) ?? fail(notFound(`service ${serviceId} does not exist`));
+      services.delete(serviceId);
+      return { status: 200, json: { result: `Service ${service.serviceId} (${service.name}) has been deleted.` } };
+    }),
   ];
 }

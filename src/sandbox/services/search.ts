@@ -1,3 +1,4 @@
+import { listTokenizerLanguages, updateSchema } from '../../catalogue/search.js';
 import { TOKENIZER_LANGUAGES } from '../../catalogue/tokenizer-languages.js';
 import { badRequest, fail, notFound } from '../errors.js';
 import {
@@ -8,6 +9,7 @@ import {
   type SearchIndex,
   type Section,
 } from '../fixtures/search.js';
+import { routeOf } from '../route-of.js';
 import type { Route } from '../types.js';
 import { optionalString, requireArray, requireObject, requireString, type JsonObject } from '../validate.js';
 
@@ -20,11 +22,7 @@ import { optionalString, requireArray, requireObject, requireString, type JsonOb
 export function searchRoutes(): Route[] {
   const domains = searchFixtures();
   return [
-    {
-      method: 'PUT',
-      pattern: '/CloudSearch/real/v1/domain/:name/schema',
-      auth: 'gateway-signature',
-      handle: (req) => {
+    routeOf(updateSchema, (req) => {
         const name = req.params.name!;
         const current = domains.get(name) ?? fail(notFound(`domain ${name} does not exist`));
         const input = requireObject(req.body, 'request body');
@@ -37,14 +35,8 @@ export function searchRoutes(): Route[] {
         }
         domains.set(name, next);
         return { status: 200, json: { result: `The schema of domain ${name} was updated successfully.` } };
-      },
-    },
-    {
-      method: 'GET',
-      pattern: '/CloudSearch/real/v1/tokenizer',
-      auth: 'gateway-signature',
-      handle: () => ({ status: 200, json: TOKENIZER_LANGUAGES }),
-    },
+    }),
+    routeOf(listTokenizerLanguages, () => ({ status: 200, json: TOKENIZER_LANGUAGES })),
   ];
 }
 

@@ -1,33 +1,32 @@
+import { STREAMING_REGIONS } from '../../catalogue/fields.js';
+import { listConfigGroups as listConfigGroupsOp, listServerImages } from '../../catalogue/streaming.js';
 import { badRequest, fail } from '../errors.js';
-import { streamingFixtures, type ConfigGroup, type StreamingRegion } from '../fixtures/streaming.js';
+import { streamingFixtures, type ConfigGroup, type StreamingRegionFixtures } from '../fixtures/streaming.js';
 import { requestIds } from '../ids.js';
+import { routeOf } from '../route-of.js';
 import type { Route, SandboxResponse } from '../types.js';
 import { optionalInt, requireInt, requireObject } from '../validate.js';
 
 /** E1 and E2 in the three Regions. Read-only: the fixtures never change. */
 export function streamingRoutes(): Route[] {
   const nextRequestId = requestIds('streaming');
+  // One route per Region: its segment in place of the operation's {region}.
+  const at = (path: string, region: StreamingRegionFixtures) => path.replace('{region}', STREAMING_REGIONS[region.region]);
   return streamingFixtures().flatMap((region): Route[] => [
-    {
-      method: 'POST',
-      pattern: `/api/${region.segment}/configGroup/getKafkaVersionConfigGroupList`,
-      auth: 'gateway-signature',
-      handle: (req) => listConfigGroups(region, req.body, nextRequestId()),
-    },
-    {
-      method: 'GET',
-      pattern: `/api/${region.segment}/cluster/getClusterServerImageList`,
-      auth: 'gateway-signature',
-      handle: (req) => {
+    routeOf(listConfigGroupsOp, (req) => listConfigGroups(region, req.body, nextRequestId()), at(listConfigGroupsOp.path, region)),
+    routeOf(
+      listServerImages,
+      (req) => {
         const generationCode = req.query.get('generationCode');
         if (generationCode !== null && generationCode !== 'G3') fail(badRequest('generationCode must be G3'));
         return envelope(nextRequestId(), { serverImageList: region.serverImages.map((image) => ({ ...image })) });
       },
-    },
+      at(listServerImages.path, region),
+    ),
   ]);
 }
 
-function listConfigGroups(region: StreamingRegion, body: unknown, requestId: string): SandboxResponse {
+function listConfigGroups(region: StreamingRegionFixtures, body: unknown, requestId: string): SandboxResponse {
   const input = requireObject(body, 'request body');
   const kafkaVersionCode = requireInt(input, 'kafkaVersionCode');
   const pageNo = optionalInt(input, 'pageNo', { min: 1 }) ?? 1;

@@ -1,4 +1,6 @@
+import { TEXTGEN_MODEL, createCompletion } from '../../catalogue/textgen.js';
 import { HEADER } from '../../gateway/auth.js';
+import { routeOf } from '../route-of.js';
 import type { Route, SandboxRequest, SandboxResponse } from '../types.js';
 import { STUDIO_STATUS, studioError } from '../textgen/errors.js';
 import { scoreAiFilters } from '../textgen/filters.js';
@@ -6,15 +8,15 @@ import { generate } from '../textgen/generator.js';
 import { parseCompletionParams } from '../textgen/params.js';
 import { tokenize } from '../textgen/tokenizer.js';
 
-/** The one model the service offers. */
-const MODELS = ['LK-D2'] as const;
+/** The one model the simulated service offers: the spec's sample model (any other name is sent, and answered 404). */
+const MODELS: readonly string[] = [TEXTGEN_MODEL];
 
 /**
  * E12, completions: `POST /testapp/v1/completions/:model` with the studio keys (checked by the router).
  * Status codes in textgen/errors.ts. Stateless and deterministic: the same request gives the same answer.
  */
 export function textgenRoutes(): Route[] {
-  return [{ method: 'POST', pattern: '/testapp/v1/completions/:model', auth: 'studio', handle: complete }];
+  return [routeOf(createCompletion, complete)];
 }
 
 function complete(req: SandboxRequest): SandboxResponse {
@@ -32,7 +34,7 @@ function complete(req: SandboxRequest): SandboxResponse {
 
 function answer(req: SandboxRequest): SandboxResponse {
   const model = req.params.model ?? '';
-  if (!(MODELS as readonly string[]).includes(model))
+  if (!MODELS.includes(model))
     return studioError(STUDIO_STATUS.notFound, `model '${model}' does not exist; available: ${MODELS.join(', ')}`);
 
   // The spec requires Content-Type: application/json; a body sent as anything else is refused.

@@ -1,3 +1,5 @@
+import { translateText } from '../../catalogue/translation.js';
+import { routeOf } from '../route-of.js';
 import type { Route, SandboxRequest, SandboxResponse } from '../types.js';
 import { N2MT, n2mtError } from '../translation/errors.js';
 import { parseTranslationRequest } from '../translation/request.js';
@@ -12,7 +14,7 @@ const SERVICE_NAME = 'svc.nmt.proxy';
  * and glossaries are constant data.
  */
 export function translationRoutes(): Route[] {
-  return [{ method: 'POST', pattern: '/nmt/v1/translation', auth: 'app-key-upper', handle: handleTranslation }];
+  return [routeOf(translateText, handleTranslation)];
 }
 
 function handleTranslation(req: SandboxRequest): SandboxResponse {

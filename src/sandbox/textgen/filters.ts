@@ -1,11 +1,13 @@
-import { AI_FILTERS } from '../../catalogue/textgen.js';
+import { AI_FILTERS, AI_FILTER_SCORES, type AiFilterScore as Score } from '../../catalogue/textgen.js';
 
 export interface AiFilterScore {
   groupName: string;
   name: string;
-  /** '0' high, '1' medium, '2' low: how much the text corresponds to the category. */
-  score: '0' | '1' | '2';
+  /** How much the text corresponds to the category (the catalogue's AI_FILTER_SCORES: '0' high ... '2' low). */
+  score: Score;
 }
+
+const score = (degree: (typeof AI_FILTER_SCORES)[number]['degree']): Score => AI_FILTER_SCORES.find((s) => s.degree === degree)!.score;
 
 /** A few marker words per category (lower case; matched as substrings). Deliberately mild: it is a simulator. */
 const MARKERS: Record<string, readonly string[]> = {
@@ -22,6 +24,6 @@ export function scoreAiFilters(text: string): AiFilterScore[] {
       (count, marker) => count + lower.split(marker).length - 1,
       0,
     );
-    return { groupName, name, score: hits === 0 ? '2' : hits === 1 ? '1' : '0' };
+    return { groupName, name, score: score(hits === 0 ? 'low' : hits === 1 ? 'medium' : 'high') };
   });
 }

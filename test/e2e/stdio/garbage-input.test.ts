@@ -2,6 +2,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { startRecordingServer, type RecordingServer } from '../../helpers/recording-server.js';
 import { spawnServer, textOf, type SpawnedServer } from '../../helpers/spawn-server.js';
 import { fullEnv } from '../../helpers/upstream.js';
+import { validAnswer } from '../../helpers/valid-answers.js';
 
 /**
  * Robustness: every tool given values of every wrong kind for every argument (and a few malformed wholes) answers
@@ -13,6 +14,7 @@ let server: SpawnedServer;
 beforeAll(async () => {
   upstream = await startRecordingServer();
   server = await spawnServer(fullEnv(upstream.url));
+  upstream.setFallback(validAnswer);
 });
 afterAll(async () => {
   await server?.close();

@@ -1,0 +1,47 @@
+import * as z from 'zod';
+
+/**
+ * Building blocks of the output schemas: what the platform may answer (a tolerant reader).
+ * - A required member is what a success carries: src/gateway/response.ts reads the required members from the schema,
+ *   and an answer without one is an error that says so. Every other field may be missing or null.
+ * - Integer fields are integers; one beyond 2^53-1 (where JSON numbers stop being exact) comes as a string of its
+ *   digits, exact (the answer is parsed losslessly). A digit string the upstream sends for an Integer (the spec warns
+ *   that kafkaVersionCode may come as one) becomes the integer.
+ * - Objects are loose: fields the spec does not list pass through. A field whose value has another type than the
+ *   spec's is not an error: response.ts moves it to `offSpec`.
+ */
+
+const BIG_INTEGER = z.string().regex(/^-?\d+$/).describe('An integer beyond 2^53-1, exact, as its digits');
+
+/** A digit string becomes its integer when that is exact; beyond 2^53-1 it stays digits. */
+function exactInteger(value: unknown): unknown {
+  if (typeof value !== 'string' || !/^\s*-?\d+\s*$/.test(value)) return value;
+  const digits = value.trim();
+  const n = Number(digits);
+  return Number.isSafeInteger(n) ? n : digits;
+}
+
+/** An Integer of the spec that a success carries. */
+export const integer = () => z.preprocess(exactInteger, z.union([z.int(), BIG_INTEGER]));
+
+/** An Integer of the spec that may be missing or null. */
+export const maybeInteger = () => z.preprocess(exactInteger, z.union([z.int(), BIG_INTEGER, z.null()])).optional();
+
+export const maybeString = () => z.string().nullish();
+/** A Float of the spec. */
+export const maybeNumber = () => z.number().nullish();
+export const maybeBoolean = () => z.boolean().nullish();
+
+/** An object of the spec that may be missing or null; loose. */
+export const maybeObject = <Shape extends z.ZodRawShape>(shape: Shape) => z.looseObject(shape).nullish();
+
+/** An array of the spec that may be missing or null. */
+export const maybeArray = <Item extends z.ZodType>(item: Item) => z.array(item).nullish();
+
+/** Where response.ts puts the values of an answer whose type differs from the spec's, keyed by their path. */
+export const OFF_SPEC_KEY = 'offSpec';
+export const offSpec = () =>
+  z
+    .record(z.string(), z.unknown())
+    .optional()
+    .describe("Values whose type differs from the spec's, by path, as the upstream sent them (left out of their place)");

@@ -1,0 +1,44 @@
+import { describe, expect, it } from 'vitest';
+import { parseJsonExact } from '../../src/gateway/exact-json.js';
+
+describe('parseJsonExact', () => {
+  it('hands integers beyond 2^53-1 on as their exact digits', () => {
+    expect(parseJsonExact('{"total":12345678901234567890,"initialCount":9007199254740993,"low":-9223372036854775808}')).toEqual({
+      total: '12345678901234567890',
+      initialCount: '9007199254740993',
+      low: '-9223372036854775808',
+    });
+  });
+
+  it('keeps every safe integer a number, 2^53-1 included, and 2^53 itself exact as digits', () => {
+    expect(parseJsonExact('[9007199254740991,-9007199254740991,1234567890123456,9007199254740992]')).toEqual([
+      9007199254740991, -9007199254740991, 1234567890123456, '9007199254740992',
+    ]);
+  });
+
+  it('leaves strings, Floats and exponents as JSON.parse reads them', () => {
+    const text = '{"id":"12345678901234567890","s":"a\\"12345678901234567890","x":127.12345678901234567,"e":1.5e300,"f":12345678901234567890.5,"g":12345678901234567890e2}';
+    expect(parseJsonExact(text)).toEqual(JSON.parse(text));
+  });
+
+  it('finds long integers in arrays, after escapes and at the end of the text', () => {
+    expect(parseJsonExact('["\\\\",99999999999999999999]')).toEqual(['\\', '99999999999999999999']);
+    expect(parseJsonExact('99999999999999999999')).toBe('99999999999999999999');
+  });
+
+  it('reports broken JSON as JSON.parse does', () => {
+    expect(() => parseJsonExact('{"total":12345678901234567890')).toThrow(SyntaxError);
+  });
+
+  // Bounded: one pass over the text. The largest answer read is SVC_MAX_RESPONSE_BYTES (4 MiB by default); one made
+  // only of long integers (the slow path's worst case) parses within 2 s, a bound far above the ~0.2 s it takes.
+  it('reads a 4 MiB answer of long integers in one linear pass', () => {
+    const item = '12345678901234567890,';
+    const text = `[${item.repeat(Math.floor((4 * 1024 * 1024) / item.length))}1]`;
+    const started = performance.now();
+    const value = parseJsonExact(text) as unknown[];
+    expect(performance.now() - started).toBeLessThan(2000);
+    expect(value[0]).toBe('12345678901234567890');
+    expect(value.at(-1)).toBe(1);
+  });
+});
