@@ -122,8 +122,9 @@ export function createServerFactory(config: Config, deps: ServerDeps): ServerFac
       },
     );
     registerTools(server, handlers, { policy, confirmDestructive, elicitation: !stateless, codec, client });
-    const resources = registerResources(server);
-    const prompts = registerPrompts(server, (tool) => handlers.some((h) => h.facts.name === tool && isEnabled(policy, h.facts)));
+    const enabled = (tool: string) => handlers.some((h) => h.facts.name === tool && isEnabled(policy, h.facts));
+    const resources = registerResources(server, enabled);
+    const prompts = registerPrompts(server, enabled);
     registerCompletion(server, { ...resources, prompts });
     return server;
   };

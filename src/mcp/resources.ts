@@ -23,11 +23,15 @@ interface StaticResource {
   name: string;
   uri: string;
   title: string;
-  description: string;
+  /** Names a tool only where it is enabled (see ToolWords). */
+  description(tool: ToolWords): string;
   doc(): unknown;
   /** Whose icon it shows. */
   service: ServiceId;
 }
+
+/** `tool(name, otherwise)`: the tool's name where it is enabled on this server, else words naming no hidden tool. */
+type ToolWords = (name: string, otherwise: string) => string;
 
 /** The reference tables agents need to call the tools right, without spending a tool call. */
 const STATIC_RESOURCES: readonly StaticResource[] = [
@@ -35,7 +39,7 @@ const STATIC_RESOURCES: readonly StaticResource[] = [
     name: 'tokenizer-languages',
     uri: 'svc://search/tokenizer-languages',
     title: 'Search tokenizer languages',
-    description:
+    description: () =>
       'The six morphological-analysis languages of the search service with their index processor (type, method, ' +
       'option), usable as an index option when creating a search domain schema.',
     doc: tokenizerLanguagesDoc,
@@ -45,10 +49,10 @@ const STATIC_RESOURCES: readonly StaticResource[] = [
     name: 'language-pairs',
     uri: 'svc://translation/language-pairs',
     title: 'Translation language pairs',
-    description:
-      'Every direction translation_translate_text sends, with what backs it (documented, documented in reverse, not ' +
-      'documented) and its glossary/replaceInfo, span-tag and honorific support, plus the language codes and names. ' +
-      'One source: svc://translation/language-pairs/{source}.',
+    description: (tool) =>
+      `Every direction ${tool('translation_translate_text', 'the translation service')} sends, with what backs it ` +
+      '(documented, documented in reverse, not documented) and its glossary/replaceInfo, span-tag and honorific ' +
+      'support, plus the language codes and names. One source: svc://translation/language-pairs/{source}.',
     doc: languagePairsDoc,
     service: 'translation',
   },
@@ -56,9 +60,9 @@ const STATIC_RESOURCES: readonly StaticResource[] = [
     name: 'coordinate-systems',
     uri: 'svc://maps/coordinate-systems',
     title: 'Reverse-geocoding coordinate systems',
-    description:
-      'The coordinate systems of maps_reverse_geocode (sourcecrs/targetcrs): EPSG:4326, EPSG:3857 and UTM-K ' +
-      '(SVC:2048) with its projection parameters, and how coords are written.',
+    description: (tool) =>
+      `The coordinate systems of ${tool('maps_reverse_geocode', 'reverse geocoding')} (sourcecrs/targetcrs): ` +
+      'EPSG:4326, EPSG:3857 and UTM-K (SVC:2048) with its projection parameters, and how coords are written.',
     doc: coordinateSystemsDoc,
     service: 'maps',
   },
@@ -66,8 +70,9 @@ const STATIC_RESOURCES: readonly StaticResource[] = [
     name: 'ai-filters',
     uri: 'svc://textgen/ai-filters',
     title: 'Text-generation AI filter categories',
-    description:
-      'The AI filter categories of textgen_create_completion (groupName, name, meaning) and what the scores 0, 1 and 2 mean.',
+    description: (tool) =>
+      `The AI filter categories of ${tool('textgen_create_completion', 'text generation')} (groupName, name, ` +
+      'meaning) and what the scores 0, 1 and 2 mean.',
     doc: aiFiltersDoc,
     service: 'textgen',
   },
@@ -75,7 +80,10 @@ const STATIC_RESOURCES: readonly StaticResource[] = [
     name: 'job-states',
     uri: 'svc://dataflow/job-states',
     title: 'Data-flow job states',
-    description: 'The status values of a data-flow job (as returned by dataflow_update_job_execution_options) and their meanings.',
+    description: (tool) => {
+      const returned = tool('dataflow_update_job_execution_options', '');
+      return `The status values of a data-flow job${returned ? ` (as returned by ${returned})` : ''} and their meanings.`;
+    },
     doc: jobStatesDoc,
     service: 'dataflow',
   },
@@ -94,13 +102,14 @@ const PAIRS_PREFIX = PAIRS_TEMPLATE.slice(0, PAIRS_TEMPLATE.indexOf('{'));
  * Registers the reference resources and the language-pairs template on the SDK's low-level Server, and returns
  * what completion/complete needs to know of them (the template's `source` completes to language codes).
  */
-export function registerResources(server: Server): Pick<CompletionSources, 'templates' | 'resources'> {
+export function registerResources(server: Server, enabled: (tool: string) => boolean): Pick<CompletionSources, 'templates' | 'resources'> {
+  const tool: ToolWords = (name, otherwise) => (enabled(name) ? name : otherwise);
   const byUri = new Map(STATIC_RESOURCES.map((r) => [r.uri, r]));
   // The list never changes while the server runs.
   server.registerCapabilities({ resources: { listChanged: false } });
   server.setRequestHandler('resources/list', () => ({
     resources: STATIC_RESOURCES.map(
-      (r): Resource => ({ uri: r.uri, name: r.name, title: r.title, description: r.description, mimeType: JSON_TYPE, icons: serviceIcons(r.service) }),
+      (r): Resource => ({ uri: r.uri, name: r.name, title: r.title, description: r.description(tool), mimeType: JSON_TYPE, icons: serviceIcons(r.service) }),
     ),
   }));
   server.setRequestHandler('resources/templates/list', () => ({
@@ -110,7 +119,8 @@ export function registerResources(server: Server): Pick<CompletionSources, 'temp
         uriTemplate: PAIRS_TEMPLATE,
         title: 'Translation targets of one source language',
         description:
-          'The targets translation_translate_text sends one source language to, with what backs each direction and its ' +
+          `The targets ${tool('translation_translate_text', 'the translation service')} sends one source language to,` +
+          ' with what backs each direction and its ' +
           'glossary/replaceInfo, span-tag and honorific support. source is a language code, e.g. ko, en, ja, zh-CN.',
         mimeType: JSON_TYPE,
         icons: serviceIcons('translation'),

@@ -207,6 +207,31 @@ describe('resources', () => {
   });
 });
 
+describe('resource descriptions name only enabled tools', () => {
+  it.each([
+    ['--services', ['--services', 'search,kms']],
+    ['--tools', ['--tools', 'search_list_tokenizer_languages']],
+    ['--read-only', ['--read-only']],
+  ])('%s', async (_, argv) => {
+    const narrowed = await connect({ argv });
+    try {
+      const tools = new Set((await narrowed.client.listTools()).tools.map((t) => t.name));
+      const { resources } = await narrowed.client.listResources();
+      const { resourceTemplates } = await narrowed.client.listResourceTemplates();
+      const words = [...resources, ...resourceTemplates].map((r) => r.description ?? '').join(' ');
+      const named = [...words.matchAll(/\b[a-z]+(?:_[a-z]+)+\b/g)].map((m) => m[0]);
+      expect(named.filter((name) => !tools.has(name))).toEqual([]);
+    } finally {
+      await narrowed.close();
+    }
+  });
+
+  it('names them when they are enabled', async () => {
+    const { resources } = await h.client.listResources();
+    expect(resources.find((r) => r.uri === 'svc://dataflow/job-states')?.description).toContain('dataflow_update_job_execution_options');
+  });
+});
+
 describe('resource template svc://translation/language-pairs/{source}', () => {
   it('is listed with a title and a description', async () => {
     const { resourceTemplates } = await h.client.listResourceTemplates();
