@@ -4,7 +4,7 @@
  * the sandbox's request log: nothing may reach it.
  */
 import type { CallToolResult, ElicitRequest, ElicitResult } from '@modelcontextprotocol/sdk/types.js';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { connect, type ConnectOptions, type Harness } from './harness.js';
 
 const READ_ONLY_TOOLS = [
@@ -200,6 +200,22 @@ describe('confirmation of destructive calls, by a client that shows forms', () =
     expect(text(result)).toMatch(/\[not_confirmed\]/);
     expect(text(result)).toMatch(message);
     expect(sent(h)).toBe(0);
+  });
+
+  it('a form left unanswered ends the call after five minutes, saying so (not "could not be shown"), nothing sent', async () => {
+    const h = await server({ elicit: () => new Promise<ElicitResult>(() => {}) });
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    try {
+      const pending = h.client.callTool({ name: 'recommendation_delete_service', arguments: { serviceId: 'rcs-home-feed' } }, undefined, {
+        timeout: 10 * 60_000,
+      });
+      await vi.advanceTimersByTimeAsync(5 * 60_000);
+      const result = (await pending) as CallToolResult;
+      expect(text(result)).toMatch(/\[not_confirmed\]: the confirmation form was not answered within 5 minutes\. Nothing was sent\./);
+      expect(sent(h)).toBe(0);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('sends nothing when the form cannot be shown', async () => {
