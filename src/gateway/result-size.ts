@@ -14,38 +14,51 @@ export const shortenedNote = (maxBytes: number, left: string, how: string) =>
 
 const bytes = (value: unknown) => Buffer.byteLength(typeof value === 'string' ? value : JSON.stringify(value), 'utf8');
 
+/** A list that may be cut: not inside another list's items (cutting the outer one is what shortens those). */
+interface List {
+  array: unknown[];
+  path: string;
+  /** Bytes of each item as JSON. */
+  items: number[];
+  size: number;
+}
+
 /**
  * The JSON value with its longest lists cut until it takes at most `maxBytes` as JSON: the only way to shorten an
- * answer that keeps it valid against its schema and says plainly what is missing. Undefined when no list is left
- * to cut. Pure; the value is copied.
+ * answer that keeps it valid against its schema and says plainly what is missing. The largest list loses items from
+ * its end, then the next largest, until the answer fits. Undefined when no list is left to cut. Pure; the value is
+ * copied. Linear in the answer: every item is measured once.
  */
 export function shortenToFit(value: unknown, maxBytes: number): { value: unknown; shortened: Shortened[] } | undefined {
   const copy = structuredClone(value);
-  const totals = new Map<unknown[], { path: string; total: number }>();
-  for (let size = bytes(copy); size > maxBytes; size = bytes(copy)) {
-    const largest = largestArray(copy, '');
-    if (!largest || largest.array.length === 0) return undefined;
-    const { array, path } = largest;
-    if (!totals.has(array)) totals.set(array, { path, total: array.length });
-    // Keep the share of items that fits, at least one fewer each round.
-    const arrayBytes = bytes(array);
-    const keep = Math.min(array.length - 1, Math.floor((array.length * Math.max(0, arrayBytes - (size - maxBytes))) / arrayBytes));
-    array.length = Math.max(0, keep);
+  let excess = bytes(copy) - maxBytes;
+  const lists: List[] = [];
+  collect(copy, '', lists);
+  lists.sort((a, b) => b.size - a.size);
+  const shortened: Shortened[] = [];
+  for (const list of lists) {
+    if (excess <= 0) break;
+    const total = list.array.length;
+    let kept = total;
+    // [a,b,c] is 2 + a + b + c + 2 commas: an item leaves with its comma, the last one without.
+    while (kept > 0 && excess > 0) {
+      kept -= 1;
+      excess -= list.items[kept]! + (kept > 0 ? 1 : 0);
+    }
+    list.array.length = kept;
+    shortened.push({ path: list.path, shown: kept, total });
   }
-  const shortened = [...totals.entries()].map(([array, { path, total }]) => ({ path, shown: array.length, total }));
+  if (excess > 0 || bytes(copy) > maxBytes) return undefined;
   return { value: copy, shortened };
 }
 
-function largestArray(node: unknown, path: string): { array: unknown[]; path: string; size: number } | undefined {
-  let best: { array: unknown[]; path: string; size: number } | undefined;
-  const consider = (candidate: typeof best) => {
-    if (candidate && (!best || candidate.size > best.size)) best = candidate;
-  };
-  // A list is larger than any list inside its items: those are never the largest.
+function collect(node: unknown, path: string, into: List[]): void {
   if (Array.isArray(node)) {
-    if (node.length > 0) consider({ array: node, path: path || '(the answer)', size: bytes(node) });
+    if (node.length === 0) return;
+    const items = node.map((item) => Buffer.byteLength(JSON.stringify(item ?? null), 'utf8'));
+    const size = 2 + items.reduce((sum, n) => sum + n, 0) + items.length - 1;
+    into.push({ array: node, path: path || '(the answer)', items, size });
   } else if (node !== null && typeof node === 'object') {
-    for (const [key, child] of Object.entries(node)) consider(largestArray(child, path ? `${path}.${key}` : key));
+    for (const [key, child] of Object.entries(node)) collect(child, path ? `${path}.${key}` : key, into);
   }
-  return best;
 }
