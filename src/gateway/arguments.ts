@@ -1,5 +1,6 @@
 import * as z from 'zod';
 import type { AnyOperation } from '../catalogue/types.js';
+import { decorate } from './decorate.js';
 import { ToolFailure } from './errors.js';
 
 /** Keys that would reach an object's prototype in a JavaScript upstream: never forwarded, at any depth. */
@@ -21,9 +22,7 @@ export function normaliseArguments(op: AnyOperation, raw: unknown): unknown {
   const clean = withoutPrototypeKeys(raw, 0);
   if (typeof clean !== 'object' || clean === null || Array.isArray(clean)) return clean;
   const args = dropNulls(op.input, clean as Record<string, unknown>);
-  for (const name of op.upperCase ?? []) {
-    if (typeof args[name] === 'string') args[name] = args[name].toUpperCase();
-  }
+  decorate(op).normalise(args);
   return args;
 }
 

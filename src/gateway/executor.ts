@@ -7,6 +7,7 @@ import { resolveTarget } from './credentials.js';
 import { ToolFailure, abortedFailure, type CallMeta, type Delivery } from './errors.js';
 import { send, type OutgoingRequest, type Upstream } from './http.js';
 import { normaliseArguments } from './arguments.js';
+import { decorate } from './decorate.js';
 import { buildRequest, type BuiltRequest } from './request.js';
 import { interpretResponse } from './response.js';
 import { formatIssues } from './validation.js';
@@ -65,8 +66,7 @@ export function signRequest(call: PreparedCall<AnyOperation>, deps: Pick<Executo
   const { op, built, credential } = call;
   const headers = {
     ...authHeaders(credential, { method: built.method, uri: built.uri, now: deps.now(), requestId: deps.requestId() }),
-    // XML and JSONP answers (E5) must not be refused for an Accept header.
-    accept: op.mayAnswerText ? '*/*' : 'application/json',
+    accept: decorate(op).accept,
     'user-agent': USER_AGENT,
     ...(built.body !== undefined ? { 'content-type': 'application/json' } : {}),
   };

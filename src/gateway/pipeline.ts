@@ -1,6 +1,7 @@
 import type { AnyOperation } from '../catalogue/types.js';
 import type { Redactor } from '../util/redact.js';
 import type { Calls } from './calls.js';
+import { decorate } from './decorate.js';
 import { dryRunReply } from './dry-run.js';
 import { ToolFailure, type CallMeta } from './errors.js';
 import { executePrepared, prepare, signRequest, type ExecutorDeps } from './executor.js';
@@ -101,16 +102,16 @@ export function callOperation(op: AnyOperation, rawArgs: Record<string, unknown>
     const { safety, rest } = takeSafetyArgs(op, rawArgs);
     const call = prepare(op, rest, frame.deps);
     if (safety.dryRun) return { reply: dryRunReply(signRequest(call, frame.deps)) };
-    if (op.confirmation && frame.confirmDestructive) {
+    const { confirmation, paging } = decorate(op);
+    if (confirmation && frame.confirmDestructive) {
       const args = call.args as Record<string, unknown>;
-      const field = op.confirmation.argument;
-      const request = { tool: op.name, field, id: String(args[field]), consequence: op.confirmation.consequence(args), args };
+      const request = { tool: op.name, field: confirmation.field, id: confirmation.id(args), consequence: confirmation.consequence(args), args };
       const answer = await hooks.confirm(safety.confirm === undefined ? request : { ...request, confirm: safety.confirm });
       if (answer.kind === 'ask') return { pending: answer.pending };
     }
     const deadline = await admit(signal);
     const { answer, meta } = await executePrepared(call, frame.deps, { signal, note: hooks.note, deadline });
-    return { reply: answer.kind === 'text' ? { text: answer.value } : { json: answer.value, paging: op.paging }, meta };
+    return { reply: answer.kind === 'text' ? { text: answer.value } : { json: answer.value, paging }, meta };
   });
 }
 

@@ -1,5 +1,6 @@
-import { STREAMING_REGIONS, type StreamingRegion } from '../catalogue/fields.js';
-import type { HttpMethod, Operation } from '../catalogue/types.js';
+import type { StreamingRegion } from '../catalogue/fields.js';
+import type { AnyOperation, HttpMethod, Operation } from '../catalogue/types.js';
+import { decorate } from './decorate.js';
 import { ToolFailure } from './errors.js';
 
 export interface BuiltRequest {
@@ -29,14 +30,9 @@ export function buildRequest(
   baseUrl: string,
   defaultRegion: StreamingRegion,
 ): BuiltRequest {
-  const used = new Set<string>(pathParams(op));
-  const path = op.path.replace(PLACEHOLDER, (_, name: string) => {
-    if (name === 'region' && op.streamingRegion) {
-      return STREAMING_REGIONS[(args.region as StreamingRegion | undefined) ?? defaultRegion];
-    }
-    return encodeSegment(name, args[name]);
-  });
-  if (op.streamingRegion) used.add('region');
+  const decorated = decorate(op as AnyOperation);
+  const used = new Set<string>([...pathParams(op), ...decorated.notSent]);
+  const path = op.path.replace(PLACEHOLDER, (_, name: string) => decorated.pathValue(name, args, defaultRegion) ?? encodeSegment(name, args[name]));
 
   const rest = Object.entries(args).filter(([name, value]) => !used.has(name) && value !== undefined);
   let query = '';

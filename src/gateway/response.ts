@@ -1,6 +1,6 @@
 import * as z from 'zod';
 import { OFF_SPEC_KEY } from '../catalogue/answers.js';
-import { ENVELOPE_SUCCESS } from '../catalogue/envelopes.js';
+import { decorate } from './decorate.js';
 import type { Answer, AnyOperation } from '../catalogue/types.js';
 import {
   GATEWAY_ERROR_CODES,
@@ -44,7 +44,7 @@ export function interpretResponse<Op extends AnyOperation>(op: Op, res: RawRespo
   }
 
   let parsed = body.value;
-  if (Array.isArray(parsed) && op.arrayResultKey) parsed = { [op.arrayResultKey]: parsed };
+  parsed = decorate(op).asObject(parsed);
   if (!isObject(parsed)) {
     throw new ToolFailure('unexpected_response', `upstream answered with JSON that is not an object: ${snippet(res.text)}`, { httpStatus: res.status });
   }
@@ -66,7 +66,7 @@ function readBody(op: AnyOperation, res: RawResponse): Body {
       reason = (error as Error).message;
     }
   }
-  if (!op.mayAnswerText) return { kind: 'malformed', reason };
+  if (!decorate(op).answersText) return { kind: 'malformed', reason };
   const inner = jsonpContent(res.text);
   if (inner !== undefined) {
     try {
@@ -136,7 +136,7 @@ function requiredPaths(schema: z.ZodObject, prefix: readonly string[]): string[]
 
 /** "code SUCCESS and data": the success paths, with the value the envelope requires where it requires one. */
 function successWords(op: AnyOperation): string {
-  const envelope = op.envelope ? ENVELOPE_SUCCESS[op.envelope] : undefined;
+  const envelope = decorate(op).envelope;
   const words = successPaths(op).map((path) => {
     const name = path.join('.');
     return envelope && envelope.path.join('.') === name ? `${name} ${envelope.values.join(' or ')}` : name;
@@ -255,14 +255,15 @@ function ownError(body: Json): { code: string; message: string } | undefined {
  * says. An envelope without its code is left to the output schema, which says whether a success must carry one.
  */
 function checkEnvelope(op: AnyOperation, body: Json, status: number): void {
-  if (!op.envelope) return;
-  const { path, values } = ENVELOPE_SUCCESS[op.envelope];
+  const envelope = decorate(op).envelope;
+  if (!envelope) return;
+  const { path, values } = envelope;
   const holder = valueAt(body, path.slice(0, -1));
   const key = path.at(-1)!;
   if (!isObject(holder) || holder[key] === undefined || holder[key] === null) return;
   const value = holder[key];
   if (values.some((v) => String(v) === String(value))) return;
-  const code = op.envelope === 'success-flag' ? `${key}=${told(value, 30)}` : told(value, 40);
+  const code = envelope.kind === 'success-flag' ? `${key}=${told(value, 30)}` : told(value, 40);
   // A nested status (maps, text generation) has a name beside its message; a body's own `name` is data (E8's scanner).
   const said = (path.length > 1 ? [holder.name, holder.message] : [holder.message]).filter((v) => v !== undefined && v !== null && v !== '').map((v) => told(v));
   const { [key]: _, ...others } = path.length === 1 ? body : holder;

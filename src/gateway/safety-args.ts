@@ -1,5 +1,6 @@
 import * as z from 'zod';
 import type { AnyOperation } from '../catalogue/types.js';
+import { decorate } from './decorate.js';
 import { ToolFailure } from './errors.js';
 import { formatIssues } from './validation.js';
 
@@ -7,7 +8,7 @@ import { formatIssues } from './validation.js';
  * The two arguments this server adds to the spec's own: `dryRun` on every tool that changes something, and
  * `confirm` on the destructive ones (E11, E15). They never reach the upstream.
  */
-export const acceptsDryRun = (op: AnyOperation) => !op.annotations.readOnlyHint;
+export const acceptsDryRun = (op: AnyOperation) => decorate(op).addedArguments.dryRun;
 
 export interface SafetyArgs {
   dryRun: boolean;
@@ -18,12 +19,8 @@ export interface SafetyArgs {
 export function safetyProperties(op: AnyOperation): Record<string, object> {
   const properties: Record<string, object> = {};
   if (acceptsDryRun(op)) properties.dryRun = { type: 'boolean', description: 'Show the request; send nothing' };
-  if (op.confirmation) {
-    properties.confirm = {
-      type: 'string',
-      description: `The ${op.confirmation.argument} again, only once the user agreed`,
-    };
-  }
+  const confirm = decorate(op).addedArguments.confirm;
+  if (confirm) properties.confirm = { type: 'string', description: `The ${confirm} again, only once the user agreed` };
   return properties;
 }
 

@@ -1,6 +1,7 @@
 import type { Tool } from '@modelcontextprotocol/server';
 import { regionDescription, type StreamingRegion } from '../catalogue/fields.js';
 import type { AnyOperation } from '../catalogue/types.js';
+import { decorate } from '../gateway/decorate.js';
 import { dryRunOutput } from '../gateway/dry-run.js';
 import { callOperation, type CallFrame } from '../gateway/pipeline.js';
 import { acceptsDryRun, safetyProperties } from '../gateway/safety-args.js';
@@ -22,7 +23,7 @@ export function toolDefinition(op: AnyOperation): Tool {
     title: op.title,
     description: op.description,
     inputSchema: input as Tool['inputSchema'],
-    ...(op.mayAnswerText ? {} : { outputSchema: outputSchema(op) }),
+    ...(decorate(op).answersText ? {} : { outputSchema: outputSchema(op) }),
     annotations: { ...op.annotations },
     icons: serviceIcons(op.service),
   };
@@ -40,7 +41,7 @@ function outputSchema(op: AnyOperation): Tool['outputSchema'] {
 /** Catalogue entry -> tool handler: every operation runs through the one pipeline. */
 export function catalogueTool(op: AnyOperation, definition: Tool, frame: CallFrame): ToolHandler {
   return {
-    definition: op.streamingRegion ? withRegionDefault(definition, frame.deps.config.streamingRegion) : definition,
+    definition: decorate(op).notSent.has('region') ? withRegionDefault(definition, frame.deps.config.streamingRegion) : definition,
     facts: { name: op.name, readOnly: op.annotations.readOnlyHint, services: [op.service] },
     call: (args, hooks) => callOperation(op, args, frame, hooks),
   };
