@@ -16,6 +16,7 @@ import {
   type HostPolicy,
 } from './http-security.js';
 import { SessionStore } from './http-sessions.js';
+import { finishInFlight } from './shutdown.js';
 
 export interface HttpRuntime {
   log(line: string): void;
@@ -87,7 +88,6 @@ export async function startHttpServer(create: ServerFactory, config: Config, run
   let policy: HostPolicy = hostPolicy(options, options.allowedHosts, options.allowedOrigins);
   let draining = false;
   let inFlight = 0;
-  let drained: (() => void) | undefined;
 
   // Node's own request timeout is the backstop for requests whose body is never read (refused before it): a
   // second after ours, so that a body being read gets our JSON-RPC 408 first. Checked every half second.
@@ -114,7 +114,7 @@ export async function startHttpServer(create: ServerFactory, config: Config, run
       if (notes.refused) entry.refused = notes.refused;
       if (notes.era) entry.era = notes.era;
       runtime.log(formatRequestLog(entry));
-      if (tracked && (inFlight -= 1) === 0) drained?.();
+      if (tracked) inFlight -= 1;
     });
     handle(req, res, notes).catch((error: unknown) => {
       log({ event: 'http_error', message: (error as Error)?.message ?? String(error) });
@@ -239,15 +239,14 @@ export async function startHttpServer(create: ServerFactory, config: Config, run
     clearTimeout(refusalLog);
     const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
     server.closeIdleConnections();
-    if (inFlight > 0) {
-      const allDone = new Promise<'done'>((resolve) => (drained = () => resolve('done')));
-      if ((await within(allDone, graceMs)) === 'timeout') {
-        const calls = create.calls;
-        log({ event: 'shutdown_grace_expired', graceMs, cutOff: inFlight, ...(calls ? { stopped: calls.inFlight } : {}) });
-        calls?.stop();
-        if (calls) await within(allDone, STOPPED_CALLS_MS);
-      }
-    }
+    await finishInFlight({
+      answered: () => inFlight === 0,
+      count: () => inFlight,
+      graceMs,
+      calls: create.calls,
+      stoppedMs: STOPPED_CALLS_MS,
+      log,
+    });
     await sessions.closeAll();
     await endpoint.close();
     server.closeAllConnections();
@@ -262,17 +261,6 @@ export async function startHttpServer(create: ServerFactory, config: Config, run
     close: () => (closing ??= shutdown()),
     closed,
   };
-}
-
-/** The outcome of `promise`, or 'timeout' after `ms`. */
-async function within<T>(promise: Promise<T>, ms: number): Promise<T | 'timeout'> {
-  let timer: NodeJS.Timeout | undefined;
-  const timedOut = new Promise<'timeout'>((resolve) => (timer = setTimeout(() => resolve('timeout'), ms)));
-  try {
-    return await Promise.race([promise, timedOut]);
-  } finally {
-    clearTimeout(timer);
-  }
 }
 
 /** A start-up failure the user can fix (port taken, address not available): one line, no stack trace. */

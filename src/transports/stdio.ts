@@ -4,6 +4,7 @@ import { serveStdio as serveBothEras } from '@modelcontextprotocol/server/stdio'
 import type { Calls } from '../gateway/calls.js';
 import type { ServerFactory } from '../server.js';
 import { toLegacyWire } from './legacy-wire.js';
+import { finishInFlight, until } from './shutdown.js';
 import { LineFilter, STDIO_MAX_LINE_BYTES, type RequestId } from './stdio-lines.js';
 
 export interface StdioRuntime {
@@ -22,7 +23,6 @@ export interface StdioRuntime {
 const STOPPED_ANSWER_MS = 2_000;
 /** How long the last answers have to leave the process once written (stdout is a pipe: writes are asynchronous). */
 const FLUSH_MS = 2_000;
-const POLL_MS = 10;
 
 /**
  * Serves one connection over the given streams (stdin/stdout from the CLI), in the era its client opens with (the
@@ -87,29 +87,17 @@ export async function serveStdio(create: ServerFactory, input: Readable, output:
     // Every line received is handled first: after EOF up to the end; after a signal, new requests are refused
     // (stdin is still read, so that every request the client wrote gets an answer).
     const received = () => (why === 'eof' ? inputDone : why === 'output' || (filter.idle && input.readableLength === 0));
-    const answered = () => transport.unanswered === 0 && received();
-    if (why !== 'output' && !(await until(answered, runtime.graceMs, gone)) && !gone.aborted) {
-      log({ event: 'shutdown_grace_expired', graceMs: runtime.graceMs, cutOff: transport.unanswered });
-    }
-    if (!answered() || gone.aborted) {
-      runtime.calls?.stop();
-      // With stdout gone the answers cannot be written: then waiting for the calls to end is enough.
-      const settled = () => (gone.aborted ? (runtime.calls?.inFlight ?? 0) === 0 : transport.unanswered === 0);
-      await until(settled, STOPPED_ANSWER_MS);
-    }
+    await finishInFlight({
+      answered: () => transport.unanswered === 0 && received(),
+      count: () => transport.unanswered,
+      graceMs: runtime.graceMs,
+      calls: runtime.calls,
+      stoppedMs: STOPPED_ANSWER_MS,
+      gone,
+      log,
+    });
     if (!gone.aborted) await until(() => output.writableLength === 0, FLUSH_MS, gone);
   }
-}
-
-/** Resolves true once the condition holds, false when `ms` pass or `cancel` is aborted first. */
-async function until(condition: () => boolean, ms: number, cancel?: AbortSignal): Promise<boolean> {
-  const deadline = Date.now() + ms;
-  while (!condition()) {
-    const left = deadline - Date.now();
-    if (left <= 0 || cancel?.aborted) return false;
-    await new Promise((resolve) => setTimeout(resolve, Math.min(POLL_MS, left)));
-  }
-  return true;
 }
 
 /**
