@@ -1,9 +1,11 @@
-// Cold start: spawn -> initialize -> tools/list over stdio, for the floor (bare node with canned answers), a minimal
-// one-tool server on the same SDK (unbundled and bundled) and ours (dist/cli.js). Rounds are interleaved and each
-// round visits the targets in a random order, so that noise from other work on the machine hits every target alike.
+// Cold start over stdio, in both protocol eras: spawn -> initialize -> tools/list (2025), and spawn -> tools/list
+// carrying its version (2026-07-28, no initialize), for the floor (bare node with canned answers), a minimal one-tool
+// server on the same SDK (unbundled and bundled) and ours (dist/cli.js); with --baseline FILE, an earlier build too
+// (2025 only, if it serves no more). Rounds are interleaved and each round visits the targets in a random order, so
+// that noise from other work on the machine hits every target alike.
 import { spawn } from 'node:child_process';
 import { performance } from 'node:perf_hooks';
-import { INITIALIZE, INITIALIZED, LineClient, TOOLS_LIST } from './lib/jsonrpc-lines.mjs';
+import { INITIALIZE, INITIALIZED, LineClient, TOOLS_LIST, modern } from './lib/jsonrpc-lines.mjs';
 import { stop } from './lib/proc.mjs';
 import { CLI, ensureDistCopy } from './lib/servers.mjs';
 import { buildAll } from './build-variants.mjs';
@@ -20,8 +22,8 @@ export function defaultTargets(builds) {
   return targets;
 }
 
-/** One cold start: ms from spawn to the tools/list answer, and to the initialize answer. */
-export async function coldStart(target) {
+/** One cold start: ms from spawn to the tools/list answer, and to the initialize answer (2025 era). */
+export async function coldStart(target, era = '2025') {
   const started = performance.now();
   const child = spawn(process.execPath, target.args, {
     cwd: ROOT,
@@ -32,11 +34,14 @@ export async function coldStart(target) {
   child.stderr.on('data', (c) => (stderr += c));
   const client = new LineClient(child);
   try {
-    const init = await client.request(INITIALIZE);
-    const initMs = performance.now() - started;
-    if (init.message.error) throw new Error(`initialize failed: ${JSON.stringify(init.message.error)}`);
-    client.send(INITIALIZED);
-    const list = await client.request(TOOLS_LIST);
+    let initMs = 0;
+    if (era === '2025') {
+      const init = await client.request(INITIALIZE);
+      initMs = performance.now() - started;
+      if (init.message.error) throw new Error(`initialize failed: ${JSON.stringify(init.message.error)}`);
+      client.send(INITIALIZED);
+    }
+    const list = await client.request(era === '2025' ? TOOLS_LIST : modern(TOOLS_LIST));
     const listMs = performance.now() - started;
     if (!list.message.result?.tools?.length) throw new Error(`tools/list failed: ${JSON.stringify(list.message).slice(0, 300)}`);
     return { initMs, listMs, tools: list.message.result.tools.length };
@@ -69,31 +74,36 @@ export async function firstCall(target) {
   }
 }
 
-export async function run({ runs = 30, targets, firstCallRuns = 10 } = {}) {
+export async function run({ runs = 30, targets, firstCallRuns = 10, baseline } = {}) {
   let builds = {};
   await ensureDistCopy();
   if (!targets) {
     builds = await buildAll();
     targets = defaultTargets(builds);
   }
-  for (const t of targets) await coldStart(t); // warm the file system cache; not counted
-  const times = Object.fromEntries(targets.map((t) => [t.name, []]));
-  const init = Object.fromEntries(targets.map((t) => [t.name, []]));
+  if (baseline) targets = [...targets, { name: 'baseline', what: `${baseline} (an earlier build)`, args: [baseline], eras: ['2025'] }];
+  // Each target in each era it serves; every pair is a row of its own.
+  const pairs = targets.flatMap((t) => (t.eras ?? ['2025', '2026']).map((era) => ({ ...t, era, key: `${t.name} ${era}` })));
+  for (const p of pairs) await coldStart(p, p.era); // warm the file system cache; not counted
+  const times = Object.fromEntries(pairs.map((p) => [p.key, []]));
+  const init = Object.fromEntries(pairs.map((p) => [p.key, []]));
   for (let round = 0; round < runs; round++) {
-    for (const t of shuffled(targets)) {
-      const r = await coldStart(t);
-      times[t.name].push(r.listMs);
-      init[t.name].push(r.initMs);
+    for (const p of shuffled(pairs)) {
+      const r = await coldStart(p, p.era);
+      times[p.key].push(r.listMs);
+      init[p.key].push(r.initMs);
     }
   }
-  const floor = median(times.floor);
-  const rows = targets.map((t) => ({
-    name: t.name,
-    what: t.what,
-    toolsListMs: summary(times[t.name]),
-    initializeMs: summary(init[t.name]),
-    ratioToFloor: round(median(times[t.name]) / floor, 2),
+  const rows = pairs.map((p) => ({
+    name: p.name,
+    era: p.era,
+    what: p.what,
+    toolsListMs: summary(times[p.key]),
+    initializeMs: summary(init[p.key]),
+    // Each era against the floor in the same era (the floor answers tools/list without initialize in 2026).
+    ratioToFloor: round(median(times[p.key]) / median(times[`floor ${p.era}`]), 2),
   }));
+  const floor = median(times['floor 2025']);
   // First call after start: undici is loaded on the first upstream call, or in the idle time 300 ms after start.
   const firstCallTargets = targets.filter((t) => t.name === 'ours');
   const first = Object.fromEntries(firstCallTargets.map((t) => [t.name, { first: [], second: [] }]));
@@ -107,11 +117,11 @@ export async function run({ runs = 30, targets, firstCallRuns = 10 } = {}) {
   const firstCalls = Object.entries(first).map(([name, v]) => ({ name, firstMs: summary(v.first), secondMs: summary(v.second) }));
   const json = { runs, floorMs: round(floor), targets: rows, firstCalls, raw: times };
   const markdown = [
-    `### Cold start (spawn → initialize → tools/list over stdio), median of ${runs} interleaved runs`,
+    `### Cold start over stdio (2025: spawn → initialize → tools/list; 2026-07-28: spawn → tools/list), median of ${runs} interleaved runs`,
     '',
     table(
-      ['target', 'what', 'median ms', 'p90 ms', '× floor'],
-      rows.map((r) => [r.name, r.what, r.toolsListMs.p50.toFixed(1), r.toolsListMs.p90.toFixed(1), r.ratioToFloor.toFixed(2)]),
+      ['target', 'era', 'what', 'median ms', 'p90 ms', '× floor (same era)'],
+      rows.map((r) => [r.name, r.era, r.what, r.toolsListMs.p50.toFixed(1), r.toolsListMs.p90.toFixed(1), r.ratioToFloor.toFixed(2)]),
     ),
     ...(firstCalls.length
       ? [
@@ -135,7 +145,7 @@ if (isMain(import.meta.url)) {
       return { name, what: args.join(' '), args };
     })];
   }
-  const result = await run({ runs: Number(opts.runs ?? 30), targets });
+  const result = await run({ runs: Number(opts.runs ?? 30), targets, baseline: opts.baseline });
   if (!opts.target) await saveJson(result.name, result.json);
   console.log(result.markdown);
 }

@@ -6,7 +6,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { Agent, request } from 'undici';
-import { INITIALIZE, INITIALIZED, LineClient } from './lib/jsonrpc-lines.mjs';
+import { INITIALIZE, INITIALIZED, LineClient, modern } from './lib/jsonrpc-lines.mjs';
 import { RawHttpSession } from './lib/mcp-http-raw.mjs';
 import { stop, waitForStderr } from './lib/proc.mjs';
 import { ROOT, cliOptions, isMain, saveJson } from './lib/results.mjs';
@@ -34,18 +34,24 @@ export function directCaller(sandboxUrl) {
   };
 }
 
-/** stdio, newline-delimited JSON-RPC written by the bench: what the server itself adds. */
-async function stdioRaw() {
-  const { child, sandboxUrl } = await startCli(['--sandbox']);
+/**
+ * stdio, newline-delimited JSON-RPC written by the bench: what the server itself adds, in the 2025 era (after
+ * initialize) or the 2026-07-28 one (each request carries its version). `cli` runs another build (a baseline).
+ */
+async function stdioRaw(era, cli, label = '') {
+  const { child, sandboxUrl } = await startCli(['--sandbox'], { cli });
   const lines = new LineClient(child);
-  await lines.request(INITIALIZE);
-  lines.send(INITIALIZED);
+  if (era === '2025') {
+    await lines.request(INITIALIZE);
+    lines.send(INITIALIZED);
+  }
   let id = 100;
+  const request = (message) => (era === '2025' ? message : modern(message));
   return {
-    name: 'stdio (raw JSON-RPC)',
+    name: `${label}stdio (raw JSON-RPC, ${era})`,
     sandboxUrl,
     async call() {
-      const { message } = await lines.request({ jsonrpc: '2.0', id: id++, method: 'tools/call', params: { name: TOOL, arguments: {} } });
+      const { message } = await lines.request(request({ jsonrpc: '2.0', id: id++, method: 'tools/call', params: { name: TOOL, arguments: {} } }));
       if (message.error || message.result?.isError) throw new Error(JSON.stringify(message).slice(0, 300));
     },
     close: () => stop(child),
@@ -142,10 +148,12 @@ async function measure(target, { calls, blocks, warmup }) {
   };
 }
 
-export async function run({ calls = 300, blocks = 10, warmup = 50, http } = {}) {
+export async function run({ calls = 300, blocks = 10, warmup = 50, http, baseline } = {}) {
   await ensureDistCopy();
   http ??= await httpAvailable();
-  const factories = [stdioRaw, stdioSdk];
+  const factories = [() => stdioRaw('2025'), () => stdioRaw('2026'), stdioSdk];
+  // The baseline just before and after ours, so that the comparison sees the machine as it was then.
+  if (baseline) factories.splice(1, 0, () => stdioRaw('2025', baseline, 'baseline: '));
   if (http) factories.push(() => httpRaw(false), () => httpRaw(true), httpSdk);
   const rows = [];
   for (const factory of factories) rows.push(await measure(await factory(), { calls, blocks, warmup }));
@@ -164,7 +172,7 @@ export async function run({ calls = 300, blocks = 10, warmup = 50, http } = {}) 
 
 if (isMain(import.meta.url)) {
   const opts = cliOptions();
-  const result = await run({ calls: Number(opts.calls ?? 300), http: opts.http === undefined ? undefined : opts.http === 'true' });
+  const result = await run({ calls: Number(opts.calls ?? 300), http: opts.http === undefined ? undefined : opts.http === 'true', baseline: opts.baseline });
   await saveJson(result.name, result.json);
   console.log(result.markdown);
 }

@@ -11,6 +11,16 @@ export const INITIALIZE = {
 export const INITIALIZED = { jsonrpc: '2.0', method: 'notifications/initialized' };
 export const TOOLS_LIST = { jsonrpc: '2.0', id: 2, method: 'tools/list', params: {} };
 
+/** The per-request envelope of protocol 2026-07-28: no initialize, the version and capabilities in each request. */
+export const MODERN_META = {
+  'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+  'io.modelcontextprotocol/clientCapabilities': {},
+  'io.modelcontextprotocol/clientInfo': { name: 'bench', version: '0' },
+};
+
+/** A request of the 2026-07-28 era: the same method and params, with the envelope in _meta. */
+export const modern = (message) => ({ ...message, params: { ...message.params, _meta: { ...message.params?._meta, ...MODERN_META } } });
+
 /** Reads the child's stdout as lines of JSON and hands each response to whoever waits for its id. */
 export class LineClient {
   constructor(child) {

@@ -1,4 +1,7 @@
-import { JSONRPCMessageSchema } from '@modelcontextprotocol/core';
+import { specTypeSchemas } from '@modelcontextprotocol/server';
+
+/** The SDK's own schema of a message (core's export would load a second copy of the SDK's schemas at start-up). */
+const readable = (message: unknown) => !specTypeSchemas.JSONRPCMessage['~standard'].validate(message).issues;
 
 /**
  * What JSON-RPC 2.0 and MCP require of one incoming message, checked before the SDK sees it: the SDK drops a
@@ -39,7 +42,7 @@ const validId = (id: unknown) => typeof id === 'string' || (typeof id === 'numbe
  * (HTTP). Undefined when it can be read.
  */
 export function unreadableMessage(message: unknown): RpcError | undefined {
-  if (plainRequest(message) || JSONRPCMessageSchema.safeParse(message).success) return undefined;
+  if (plainRequest(message) || readable(message)) return undefined;
   return {
     code: INVALID_REQUEST,
     message:
