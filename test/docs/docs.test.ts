@@ -1,4 +1,7 @@
-import { readFileSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, relative, sep } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { CATALOGUE } from '../../src/catalogue/catalogue.js';
 import { ENV_VARIABLES, namesOf, variableNamed, type EnvVariable } from '../../src/env-variables.js';
@@ -75,35 +78,40 @@ describe('versions', () => {
   });
 });
 
+const MCPB = 'node_modules/@anthropic-ai/mcpb/dist/cli/cli.js';
+
 describe('manifest.json', () => {
-  it('validates with mcpb', async () => {
-    const { execFileSync } = await import('node:child_process');
-    const out = execFileSync(process.execPath, ['node_modules/@anthropic-ai/mcpb/dist/cli/cli.js', 'validate', 'manifest.json'], {
-      encoding: 'utf8',
-    });
+  it('validates with mcpb', () => {
+    const out = execFileSync(process.execPath, [MCPB, 'validate', 'manifest.json'], { encoding: 'utf8' });
     expect(out).toContain('Manifest schema validation passes');
   });
 
-  it('packs into a bundle of the built server alone (dist, package.json, manifest, README)', async () => {
-    const { execFileSync } = await import('node:child_process');
-    const { mkdtempSync, rmSync } = await import('node:fs');
-    const { join } = await import('node:path');
-    const { tmpdir } = await import('node:os');
+  it('packs into a bundle of the built server alone (dist, package.json, manifest, README, icon)', () => {
     const dir = mkdtempSync(join(tmpdir(), 'mcpb-'));
     try {
-      const out = execFileSync(
-        process.execPath,
-        ['node_modules/@anthropic-ai/mcpb/dist/cli/cli.js', 'pack', '.', join(dir, 'svc.mcpb')],
-        { encoding: 'utf8' },
+      // What is in the bundle, read back from it: the log of `pack` groups deep folders and rounds sizes.
+      execFileSync(process.execPath, [MCPB, 'pack', '.', join(dir, 'svc.mcpb')], { encoding: 'utf8' });
+      execFileSync(process.execPath, [MCPB, 'unpack', join(dir, 'svc.mcpb'), join(dir, 'out')], { encoding: 'utf8' });
+      const files = readdirSync(join(dir, 'out'), { recursive: true, withFileTypes: true })
+        .filter((entry) => entry.isFile())
+        .map((entry) => relative(join(dir, 'out'), join(entry.parentPath, entry.name)).split(sep).join('/'));
+      expect(files).toEqual(
+        expect.arrayContaining(['dist/cli.js', 'dist/THIRD_PARTY_NOTICES.txt', 'package.json', 'manifest.json', 'README.md', 'assets/icon.png']),
       );
-      const listed = [...out.matchAll(/^\s+[\d.]+k?B\s+(\S+)$/gm)].map((m) => m[1]!);
-      expect(listed).toEqual(expect.arrayContaining(['dist/cli.js', 'package.json', 'manifest.json', 'README.md']));
-      expect(listed).toContain('assets/icon.png');
-      expect(listed.filter((f) => !/^(dist\/|package\.json$|manifest\.json$|README\.md$|assets\/icon\.png$)/.test(f))).toEqual([]);
-      expect(listed.some((f) => f.endsWith('.map'))).toBe(false);
+      expect(files.filter((f) => !/^(dist\/.+\.js|dist\/THIRD_PARTY_NOTICES\.txt|package\.json|manifest\.json|README\.md|assets\/icon\.png)$/.test(f))).toEqual([]);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
+  });
+
+  it('leaves out whatever else sits in the clone: the tarball of `npm pack`, caches, notes', async () => {
+    // The rules `mcpb pack` applies (its defaults and .mcpbignore), asked about files a clone may hold.
+    const { readMcpbIgnorePatterns, shouldExclude } = await import('@anthropic-ai/mcpb/node');
+    const patterns = readMcpbIgnorePatterns('.');
+    const stray = ['svc-platform-mcp-0.1.0.tgz', '.cache/node-v22/bin/node', '.scratch/try.mjs', 'notes.md', 'coverage/index.html', 'dist/cli.js.map', 'assets/icon.svg'];
+    expect(stray.filter((file) => !shouldExclude(file, patterns))).toEqual([]);
+    const kept = ['dist/cli.js', 'dist/chunks/http-X.js', 'package.json', 'manifest.json', 'README.md', 'assets/icon.png'];
+    expect(kept.filter((file) => shouldExclude(file, patterns))).toEqual([]);
   });
 
   it('maps only variables of the table, sensitive exactly when the table says secret', () => {
