@@ -155,11 +155,17 @@ interface Flags {
   'no-confirm'?: boolean;
 }
 
+/**
+ * An MCP Bundle host passes `${user_config.<key>}` through as it is when the user left that setting blank: such a
+ * value is unset, so that a call answers "not configured" naming the variable instead of sending the placeholder.
+ */
+const UNRESOLVED_PLACEHOLDER = /^\$\{user_config\.[^}]*\}$/;
+
 function buildConfig(flags: Flags, env: Env): Config {
   // Typed by the table: a variable read here is one that --help, the README and the manifest check know.
   const value = (name: EnvName) => {
     const v = env[name]?.trim();
-    return v ? v : undefined;
+    return v && !UNRESOLVED_PLACEHOLDER.test(v) ? v : undefined;
   };
   const serviceUrls: Partial<Record<ServiceId, string>> = {};
   const gatewayUrl = value('SVC_GATEWAY_URL');

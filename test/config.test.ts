@@ -158,6 +158,39 @@ describe('credentials', () => {
   });
 });
 
+describe('a setting the MCP Bundle host left blank (the literal ${user_config.<key>} placeholder)', () => {
+  it('counts as unset: no credential, no URL, the defaults', () => {
+    const c = config([], {
+      SVC_GATEWAY_URL: '${user_config.gateway_url}',
+      SVC_ACCESS_KEY: '${user_config.access_key}',
+      SVC_SECRET_KEY: ' ${user_config.secret_key} ',
+      SVC_CLIENT_ID: '${user_config.client_id}',
+      SVC_CLIENT_SECRET: '${user_config.client_secret}',
+      SVC_STUDIO_API_KEY: '${user_config.studio_api_key}',
+      SVC_STUDIO_GATEWAY_KEY: '${user_config.studio_gateway_key}',
+      SVC_STREAMING_REGION: '${user_config.streaming_region}',
+      SVC_TIMEOUT_MS: '${user_config.timeout_ms}',
+      SVC_READ_ONLY: '${user_config.read_only}',
+      SVC_CONFIRM_DESTRUCTIVE: '${user_config.confirm_destructive}',
+      SVC_SERVICES: '${user_config.services}',
+      SVC_TOOLS: '${user_config.tools}',
+    });
+    expect(c.serviceUrls).toEqual({});
+    expect(c.credentials).toEqual({ gateway: undefined, appKeys: {}, studio: undefined });
+    expect([c.streamingRegion, c.timeoutMs]).toEqual(['KR', 30000]);
+    expect(c.safety).toEqual({ readOnly: false, tools: undefined, services: undefined, confirmDestructive: true, stateKey: undefined });
+  });
+
+  it('one key of a pair left blank is a missing half, named as such', () => {
+    refused([], { SVC_ACCESS_KEY: 'ak', SVC_SECRET_KEY: '${user_config.secret_key}' }, /^SVC_SECRET_KEY must be set together with SVC_ACCESS_KEY$/);
+  });
+
+  it('only a whole placeholder: a value that merely contains one is used as it is', () => {
+    const c = config([], { SVC_ACCESS_KEY: 'ak-${user_config.x}', SVC_SECRET_KEY: '${user_config.secret_key}x' });
+    expect(c.credentials.gateway).toEqual({ accessKey: 'ak-${user_config.x}', secretKey: '${user_config.secret_key}x' });
+  });
+});
+
 describe('region and timeout', () => {
   it.each([
     ['KR', 'KR'],

@@ -129,6 +129,14 @@ describe('manifest.json', () => {
     }
   });
 
+  it('gives every optional setting a default, blank for text, so that a host has a value to put in its place', () => {
+    const { user_config: settings } = readManifestSettings();
+    const optional = Object.entries(settings).filter(([, setting]) => setting.required !== true);
+    expect(optional.map(([key]) => key)).toEqual(expect.arrayContaining(['access_key', 'secret_key', 'studio_api_key']));
+    for (const [key, setting] of optional) expect(setting.default, key).toBeDefined();
+    expect(settings.access_key!.default).toBe('');
+  });
+
   it('every secret of the table that the manifest maps is sensitive, the four credentials among them', () => {
     const manifest = readManifestSettings();
     const env = manifest.server.mcp_config.env;
@@ -147,6 +155,6 @@ describe('manifest.json', () => {
 function readManifestSettings() {
   return JSON.parse(readFileSync('manifest.json', 'utf8')) as {
     server: { mcp_config: { env: Record<string, string> } };
-    user_config: Record<string, { sensitive?: boolean }>;
+    user_config: Record<string, { sensitive?: boolean; required?: boolean; default?: unknown }>;
   };
 }
