@@ -80,7 +80,7 @@ export interface Config {
 }
 
 /** Shortest SVC_MCP_AUTH_TOKEN accepted: 32 random hex characters are 128 bits. */
-export const MIN_TOKEN_LENGTH = 32;
+const MIN_TOKEN_LENGTH = 32;
 
 export class ConfigError extends Error {
   override name = 'ConfigError';
