@@ -3,8 +3,12 @@ import { describe, expect, it } from 'vitest';
 import {
   ENV_GROUPS,
   ENV_VARIABLES,
+  KEY_PAIRS,
   envDefault,
+  inWords,
+  isSecret,
   namesOf,
+  pairedWith,
   placeholderOf,
   readableDefault,
   serviceUrlVariable,
@@ -61,6 +65,30 @@ describe('the table', () => {
   });
 });
 
+describe('key pairs', () => {
+  it('pair the ID or access key with its secret, and the two text-generation keys', () => {
+    expect(Object.values(KEY_PAIRS)).toEqual([
+      ['SVC_ACCESS_KEY', 'SVC_SECRET_KEY'],
+      ['SVC_CLIENT_ID', 'SVC_CLIENT_SECRET'],
+      ['SVC_TRANSLATION_CLIENT_ID', 'SVC_TRANSLATION_CLIENT_SECRET'],
+      ['SVC_MAPS_CLIENT_ID', 'SVC_MAPS_CLIENT_SECRET'],
+      ['SVC_STUDIO_API_KEY', 'SVC_STUDIO_GATEWAY_KEY'],
+    ]);
+  });
+
+  it('name the other key of a pair either way round, and nothing for a name in none', () => {
+    expect(pairedWith('SVC_SECRET_KEY')).toBe('SVC_ACCESS_KEY');
+    expect(pairedWith('SVC_MAPS_CLIENT_ID')).toBe('SVC_MAPS_CLIENT_SECRET');
+    expect(pairedWith('SVC_GATEWAY_URL')).toBeUndefined();
+  });
+
+  it('every second key of a pair is a secret', () => {
+    for (const [, second] of Object.values(KEY_PAIRS)) expect(isSecret(second), second).toBe(true);
+    expect(isSecret('SVC_ACCESS_KEY')).toBe(false);
+    expect(isSecret('SVC_NOPE')).toBe(false);
+  });
+});
+
 describe('names', () => {
   it('SVC_<SERVICE>_URL stands for one variable per service', () => {
     const pattern = variableNamed('SVC_KMS_URL')!;
@@ -105,5 +133,17 @@ describe('readableDefault', () => {
     ['KR', undefined, undefined],
   ] as const)('%s %s -> %s', (value, unit, expected) => {
     expect(readableDefault(variable(value, unit))).toBe(expected);
+  });
+});
+
+describe('inWords', () => {
+  it.each([
+    [86_400_000, 'ms', '24 h'],
+    [600_000, 'ms', '10 min'],
+    [1_073_741_824, 'bytes', '1 GiB'],
+    [65_536, 'bytes', '64 KiB'],
+    [1000, undefined, undefined],
+  ] as const)('%s %s -> %s', (n, unit, expected) => {
+    expect(inWords(n, unit)).toBe(expected);
   });
 });
