@@ -55,7 +55,7 @@ export type ServerFactory = ((options?: ServerOptions) => Server) & { calls?: Ca
 export function createServerFactory(config: Config, deps: ServerDeps): ServerFactory {
   const definition = (name: string) => {
     const found = TOOL_DEFINITIONS[name];
-    if (!found) throw new Error(`no tool definition named ${name}: run \`npm run docs\``);
+    if (!found) throw new Error(`no tool definition named ${name}: run \`npm run generate\``);
     return found;
   };
   const executorDeps: ExecutorDeps = {

@@ -1,48 +1,9 @@
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative, sep } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { CATALOGUE } from '../../src/catalogue/catalogue.js';
 import { ENV_VARIABLES, namesOf, variableNamed, type EnvVariable } from '../../src/env-variables.js';
-import { envTable, httpEnvTable, replaceBlock, serverJsonVariables, toolTable, translationNote } from './generated-docs.js';
-
-// `npm run docs` sets UPDATE_DOCS=1 to rewrite the generated parts instead of checking them.
-const update = process.env.UPDATE_DOCS === '1';
-
-describe('generated documentation', () => {
-  it.each([
-    ['tools', 'the catalogue', toolTable],
-    ['env', 'the table of environment variables', envTable],
-    ['env-http', 'the table of environment variables', httpEnvTable],
-    ['translation', 'the translation rules', translationNote],
-  ])('README block %s matches %s', (block, _, generate) => {
-    const readme = readFileSync('README.md', 'utf8');
-    const expected = replaceBlock(readme, block, generate());
-    if (update) writeFileSync('README.md', expected);
-    else expect(readme, `README block ${block} drifted: run \`npm run docs\``).toBe(expected);
-  });
-
-  it('manifest.json lists every catalogue tool with its title', () => {
-    const path = 'manifest.json';
-    const manifest = JSON.parse(readFileSync(path, 'utf8')) as { tools: { name: string; description: string }[] };
-    const catalogueTools = CATALOGUE.map((op) => ({ name: op.name, description: op.title }));
-    const extra = manifest.tools.filter((t) => !CATALOGUE.some((op) => op.name === t.name));
-    const expected = [...catalogueTools, ...extra];
-    if (update) writeFileSync(path, `${JSON.stringify({ ...manifest, tools: expected }, null, 2)}\n`);
-    else expect(manifest.tools).toEqual(expected);
-  });
-});
-
-describe('generated source', () => {
-  it('src/generated/tool-definitions.json is exactly what the source computes', async () => {
-    const { computeToolDefinitions } = await import('../../src/mcp/tool-definitions.js');
-    const path = 'src/generated/tool-definitions.json';
-    const expected = `${JSON.stringify(computeToolDefinitions(), null, 2)}\n`;
-    if (update) writeFileSync(path, expected);
-    else expect(readFileSync(path, 'utf8'), `${path} drifted: run \`npm run docs\``).toBe(expected);
-  });
-});
 
 describe('the icon of the MCP Bundle', () => {
   it('assets/icon.svg is the server icon the source draws, and assets/icon.png a 512 x 512 PNG of it (npm run icons)', async () => {
@@ -54,16 +15,6 @@ describe('the icon of the MCP Bundle', () => {
     const manifest = JSON.parse(readFileSync('manifest.json', 'utf8')) as { icon: string; icons: unknown[] };
     expect(manifest.icon).toBe('assets/icon.png');
     expect(manifest.icons).toEqual([{ src: 'assets/icon.png', size: '512x512' }]);
-  });
-});
-
-describe('server.json', () => {
-  it("lists the environment variables from the table of environment variables", () => {
-    const path = 'server.json';
-    const server = JSON.parse(readFileSync(path, 'utf8')) as { packages: { environmentVariables: unknown[] }[] };
-    const expected = { ...server, packages: [{ ...server.packages[0]!, environmentVariables: serverJsonVariables() }] };
-    if (update) writeFileSync(path, `${JSON.stringify(expected, null, 2)}\n`);
-    else expect(server, 'server.json drifted: run `npm run docs`').toEqual(expected);
   });
 });
 
@@ -137,6 +88,19 @@ describe('manifest.json', () => {
     expect(settings.access_key!.default).toBe('');
   });
 
+  it('asks for numbers within their bounds, yes-or-no settings as booleans, and names each variable', () => {
+    const { user_config: settings, server } = readManifestSettings();
+    expect(settings.timeout_ms).toMatchObject({ type: 'number', default: 30000, min: 1, max: 600000 });
+    expect(settings.read_only).toMatchObject({ type: 'boolean', default: false });
+    expect(settings.confirm_destructive).toMatchObject({ type: 'boolean', default: true });
+    expect(settings.streaming_region).toMatchObject({ type: 'string', default: 'KR' });
+    expect(settings.streaming_region!.description).toContain('KR, SGN or JPN');
+    for (const [name, reference] of Object.entries(server.mcp_config.env)) {
+      const key = /^\$\{user_config\.(\w+)\}$/.exec(reference)![1]!;
+      expect(settings[key]!.description, key).toContain(`(${name})`);
+    }
+  });
+
   it('every secret of the table that the manifest maps is sensitive, the four credentials among them', () => {
     const manifest = readManifestSettings();
     const env = manifest.server.mcp_config.env;
@@ -155,6 +119,6 @@ describe('manifest.json', () => {
 function readManifestSettings() {
   return JSON.parse(readFileSync('manifest.json', 'utf8')) as {
     server: { mcp_config: { env: Record<string, string> } };
-    user_config: Record<string, { sensitive?: boolean; required?: boolean; default?: unknown }>;
+    user_config: Record<string, { sensitive?: boolean; required?: boolean; default?: unknown; description: string }>;
   };
 }
