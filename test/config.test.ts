@@ -2,6 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { ConfigError, parseCommand, usage, type Config } from '../src/config.js';
 import { ENV_VARIABLES, namesOf, type EnvVariable } from '../src/env-variables.js';
+import { SECRET_VARIABLES } from './helpers/secret-variables.js';
 
 const USAGE = usage();
 
@@ -380,16 +381,7 @@ describe('the secrets the redactor keeps out', () => {
       ].map((name) => [name, `value-of-${name}`.padEnd(40, '-')]),
     );
     const secrets = config(['--http'], env).secrets.map((value) => value.replace(/^value-of-|-+$/g, ''));
-    expect(secrets.sort()).toEqual([
-      'SVC_CLIENT_SECRET',
-      'SVC_MAPS_CLIENT_SECRET',
-      'SVC_MCP_AUTH_TOKEN',
-      'SVC_MCP_STATE_KEY',
-      'SVC_SECRET_KEY',
-      'SVC_STUDIO_API_KEY',
-      'SVC_STUDIO_GATEWAY_KEY',
-      'SVC_TRANSLATION_CLIENT_SECRET',
-    ]);
+    expect(secrets.sort()).toEqual([...SECRET_VARIABLES].sort());
     expect(config([]).secrets).toEqual([]);
   });
 });

@@ -15,21 +15,13 @@ import {
   variableNamed,
   type EnvVariable,
 } from '../src/env-variables.js';
+import { SECRET_VARIABLES } from './helpers/secret-variables.js';
 
 const rows: readonly EnvVariable[] = ENV_VARIABLES;
 
 describe('the table', () => {
   it('marks exactly the credentials secret', () => {
-    expect(rows.filter((v) => v.secret).map((v) => v.name).sort()).toEqual([
-      'SVC_CLIENT_SECRET',
-      'SVC_MAPS_CLIENT_SECRET',
-      'SVC_MCP_AUTH_TOKEN',
-      'SVC_MCP_STATE_KEY',
-      'SVC_SECRET_KEY',
-      'SVC_STUDIO_API_KEY',
-      'SVC_STUDIO_GATEWAY_KEY',
-      'SVC_TRANSLATION_CLIENT_SECRET',
-    ]);
+    expect(rows.filter((v) => v.secret).map((v) => v.name).sort()).toEqual([...SECRET_VARIABLES].sort());
   });
 
   it('holds the defaults config.ts uses', () => {

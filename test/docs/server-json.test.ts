@@ -6,6 +6,7 @@ import addFormatsModule from 'ajv-formats';
 import { describe, expect, it } from 'vitest';
 import { ConfigError, parseCommand, type Env } from '../../src/config.js';
 import { bearerChecker } from '../../src/transports/http-security.js';
+import { SECRET_VARIABLES } from '../helpers/secret-variables.js';
 
 /*
  * server.json is what the official MCP Registry publishes about us. The registry's own JSON Schema is not in
@@ -60,17 +61,6 @@ const serve = (env: Env) => {
   return command.config;
 };
 
-const SECRETS = [
-  'SVC_SECRET_KEY',
-  'SVC_CLIENT_SECRET',
-  'SVC_TRANSLATION_CLIENT_SECRET',
-  'SVC_MAPS_CLIENT_SECRET',
-  'SVC_STUDIO_API_KEY',
-  'SVC_STUDIO_GATEWAY_KEY',
-  'SVC_MCP_AUTH_TOKEN',
-  'SVC_MCP_STATE_KEY',
-];
-
 /** The ```json block of the README that shows an operator's `remotes` entry. */
 function readmeRemoteExample(): { remotes: { type: string; url: string; headers: (EnvironmentVariable & { value: string })[] }[] } {
   const readme = readFileSync(resolve(repo, 'README.md'), 'utf8');
@@ -104,7 +94,7 @@ describe('server.json', () => {
   });
 
   it('marks exactly the secrets isSecret, and requires none (the server starts with no variable set)', () => {
-    expect(listed.filter((v) => v.isSecret).map((v) => v.name).sort()).toEqual([...SECRETS].sort());
+    expect(listed.filter((v) => v.isSecret).map((v) => v.name).sort()).toEqual([...SECRET_VARIABLES].sort());
     expect(listed.filter((v) => v.isRequired)).toEqual([]);
     expect(() => serve({})).not.toThrow();
   });
