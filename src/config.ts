@@ -260,10 +260,9 @@ function buildConfig(flags: Flags, env: Env): Config {
     throw new ConfigError(`SVC_MCP_TRUSTED_PROXIES: "${notAddress}" is not an IP address or CIDR block (e.g. 127.0.0.1, 10.0.0.0/8, fd00::/8)`);
   }
 
-  const safety = safetyOptions(flags, value);
   return {
     transport: flags.http ? 'http' : 'stdio',
-    safety,
+    safety: safetyOptions(flags, value),
     limits: {
       maxConcurrentCalls: wholeNumber('SVC_MAX_CONCURRENT_CALLS'),
       maxResponseBytes: wholeNumber('SVC_MAX_RESPONSE_BYTES'),

@@ -506,7 +506,10 @@ export function inWords(n: number, unit: EnvVariable['unit']): string | undefine
   return undefined;
 }
 
-/** The bounds as `--help` and the error of a value out of them say it: `1 to 600000`. */
+/** A yes-or-no setting: its choices are `true` and `false`. */
+export const isBoolean = (variable: EnvVariable) => variable.choices?.join() === 'true,false';
+
+/** The bounds as `--help` and server.json show them: `1 to 600000`. */
 export function rangeText(variable: EnvVariable): string | undefined {
   return variable.range && `${variable.range[0]} to ${variable.range[1]}`;
 }

@@ -1,21 +1,21 @@
 // manifest.json (the MCP Bundle) from the source: the settings it asks for and the variables they fill, from the
 // rows of the table of environment variables that have a `bundle` entry; the tools, with their titles.
-import { ENV_VARIABLES, type BundleSetting, type EnvVariable } from '../../src/env-variables.js';
+import { ENV_VARIABLES, isBoolean, type BundleSetting, type EnvVariable } from '../../src/env-variables.js';
 import { computeToolDefinitions } from '../../src/mcp/tool-definitions.js';
 
 type BundleRow = EnvVariable & { bundle: BundleSetting };
 
 /** `a, b or c` */
-const inWords = (values: readonly string[]) => `${values.slice(0, -1).join(', ')} or ${values.at(-1)}`;
+const oneOfWords = (values: readonly string[]) => `${values.slice(0, -1).join(', ')} or ${values.at(-1)}`;
 
 /**
  * One user_config entry. A setting the bundle does not require has a default (text: blank), so that the host has a
  * value to put in its place; the server also treats a placeholder left as it is as unset.
  */
 function setting(v: BundleRow): Record<string, unknown> {
-  const boolean = v.choices?.join() === 'true,false';
+  const boolean = isBoolean(v);
   const type = boolean ? 'boolean' : v.range ? 'number' : 'string';
-  const values = v.choices && !boolean ? `: ${inWords(v.choices)}` : '';
+  const values = v.choices && !boolean ? `: ${oneOfWords(v.choices)}` : '';
   const fallback = boolean ? v.default === 'true' : v.range ? Number(v.default) : (v.default ?? '');
   return {
     type,

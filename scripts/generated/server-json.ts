@@ -1,15 +1,14 @@
 // server.json's environment variables (the MCP Registry's format), from the table of environment variables.
 import { CATALOGUE } from '../../src/catalogue/catalogue.js';
 import { SERVICES, SERVICE_NAMES } from '../../src/catalogue/types.js';
-import { ENV_VARIABLES, rangeText, type EnvVariable } from '../../src/env-variables.js';
+import { ENV_VARIABLES, isBoolean, rangeText, type EnvVariable } from '../../src/env-variables.js';
 
 export function serverJsonVariables(): Record<string, unknown>[] {
   return (ENV_VARIABLES as readonly EnvVariable[]).flatMap((v) => {
-    const boolean = v.choices?.join() === 'true,false';
     const range = rangeText(v);
     const common = {
       ...(v.secret ? { isSecret: true } : {}),
-      ...(boolean ? { format: 'boolean' } : v.range ? { format: 'number' } : {}),
+      ...(isBoolean(v) ? { format: 'boolean' } : v.range ? { format: 'number' } : {}),
       ...(v.default !== undefined ? { default: v.default } : {}),
       ...(v.choices ? { choices: [...v.choices] } : {}),
     };
