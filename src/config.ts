@@ -1,9 +1,19 @@
 import { parseArgs } from 'node:util';
 import { SERVICES, type ServiceId } from './catalogue/types.js';
-import { STREAMING_REGIONS, type StreamingRegion } from './catalogue/fields.js';
+import type { StreamingRegion } from './catalogue/fields.js';
 import type { AppKeys, GatewayKeys, StudioKeys } from './gateway/auth.js';
 import { environmentHelp } from './env-help.js';
-import { envDefault, serviceUrlVariable, type DefaultedEnvName, type EnvName } from './env-variables.js';
+import {
+  KEY_PAIRS,
+  envChoices,
+  envDefault,
+  envRange,
+  isSecret,
+  serviceUrlVariable,
+  type ChoiceEnvName,
+  type EnvName,
+  type WholeNumberEnvName,
+} from './env-variables.js';
 import TOOL_DEFINITIONS from './generated/tool-definitions.json' with { type: 'json' };
 import { isLoopback } from './util/loopback.js';
 import { parseAddressOrBlock } from './transports/http-clients.js';
@@ -78,10 +88,12 @@ export interface Config {
   shutdownGraceMs: number;
   /** Proxy settings for upstream calls, from HTTP(S)_PROXY / NO_PROXY. */
   proxy: { http?: string; https?: string; noProxy?: string };
+  /** The values of the variables the table marks secret: kept out of every result, error and log line. */
+  secrets: readonly string[];
 }
 
 /** Shortest SVC_MCP_AUTH_TOKEN accepted: 32 random hex characters are 128 bits. */
-export const MIN_TOKEN_LENGTH = 32;
+const MIN_TOKEN_LENGTH = 32;
 
 export class ConfigError extends Error {
   override name = 'ConfigError';
@@ -156,12 +168,62 @@ interface Flags {
   'no-confirm'?: boolean;
 }
 
-function buildConfig(flags: Flags, env: Env): Config {
-  // Typed by the table: a variable read here is one that --help, the README and the manifest check know.
+/**
+ * An MCP Bundle host passes `${user_config.<key>}` through as it is when the user left that setting blank: such a
+ * value is unset, so that a call answers "not configured" naming the variable instead of sending the placeholder.
+ */
+const UNRESOLVED_PLACEHOLDER = /^\$\{user_config\.[^}]*\}$/;
+
+type Value = (name: EnvName) => string | undefined;
+
+/** Reads variables by the table: blank or unresolved is unset, and the value of a secret is noted in `secrets`. */
+function reader(env: Env): { value: Value; secrets: Set<string> } {
+  const secrets = new Set<string>();
   const value = (name: EnvName) => {
     const v = env[name]?.trim();
-    return v ? v : undefined;
+    if (!v || UNRESOLVED_PLACEHOLDER.test(v)) return undefined;
+    if (isSecret(name)) secrets.add(v);
+    return v;
   };
+  return { value, secrets };
+}
+
+/** The credentials of an environment and their secrets: the operator's, or the ones the sandbox gives itself. */
+export function credentialsFrom(env: Env): Pick<Config, 'credentials' | 'secrets'> {
+  const { value, secrets } = reader(env);
+  const credentials = readCredentials(value);
+  return { credentials, secrets: [...secrets] };
+}
+
+function readCredentials(value: Value): Credentials {
+  const pair = ([a, b]: readonly [EnvName, EnvName]) => {
+    const x = value(a);
+    const y = value(b);
+    if (Boolean(x) !== Boolean(y)) throw new ConfigError(`${x ? b : a} must be set together with ${x ? a : b}`);
+    return x && y ? ([x, y] as const) : undefined;
+  };
+  const gateway = pair(KEY_PAIRS.gateway);
+  const app = pair(KEY_PAIRS.app);
+  const appFor = (service: 'translation' | 'maps') => {
+    const own = pair(KEY_PAIRS[service]) ?? app;
+    return own ? { clientId: own[0], clientSecret: own[1] } : undefined;
+  };
+  const studio = pair(KEY_PAIRS.studio);
+  const appKeys: Credentials['appKeys'] = {};
+  const translation = appFor('translation');
+  const maps = appFor('maps');
+  if (translation) appKeys.translation = translation;
+  if (maps) appKeys.maps = maps;
+  return {
+    gateway: gateway && { accessKey: gateway[0], secretKey: gateway[1] },
+    appKeys,
+    studio: studio && { apiKey: studio[0], gatewayKey: studio[1] },
+  };
+}
+
+function buildConfig(flags: Flags, env: Env): Config {
+  // Typed by the table: a variable read here is one that --help, the README and the manifest know.
+  const { value, secrets } = reader(env);
   const serviceUrls: Partial<Record<ServiceId, string>> = {};
   const gatewayUrl = value('SVC_GATEWAY_URL');
   for (const service of SERVICES) {
@@ -170,28 +232,10 @@ function buildConfig(flags: Flags, env: Env): Config {
     if (url) serviceUrls[service] = parseOrigin(url, value(name) ? name : 'SVC_GATEWAY_URL');
   }
 
-  const pair = (a: EnvName, b: EnvName) => {
-    const x = value(a);
-    const y = value(b);
-    if (Boolean(x) !== Boolean(y)) throw new ConfigError(`${x ? b : a} must be set together with ${x ? a : b}`);
-    return x && y ? ([x, y] as const) : undefined;
-  };
-  const gateway = pair('SVC_ACCESS_KEY', 'SVC_SECRET_KEY');
-  const app = pair('SVC_CLIENT_ID', 'SVC_CLIENT_SECRET');
-  const appFor = (service: 'TRANSLATION' | 'MAPS') => {
-    const own = pair(`SVC_${service}_CLIENT_ID`, `SVC_${service}_CLIENT_SECRET`) ?? app;
-    return own ? { clientId: own[0], clientSecret: own[1] } : undefined;
-  };
-  const studio = pair('SVC_STUDIO_API_KEY', 'SVC_STUDIO_GATEWAY_KEY');
-
-  const wholeNumber = (name: DefaultedEnvName, min: number, max: number) =>
-    integer(value(name) ?? envDefault(name), name, min, max);
-
-  const region = (value('SVC_STREAMING_REGION') ?? envDefault('SVC_STREAMING_REGION')).toUpperCase();
-  if (!(region in STREAMING_REGIONS)) {
-    throw new ConfigError(`SVC_STREAMING_REGION must be one of ${Object.keys(STREAMING_REGIONS).join(', ')}`);
-  }
-  const timeoutMs = wholeNumber('SVC_TIMEOUT_MS', 1, 600_000);
+  const credentials = readCredentials(value);
+  const wholeNumber = (name: WholeNumberEnvName) => integer(value(name) ?? envDefault(name), name, ...envRange(name));
+  const region = oneOf('SVC_STREAMING_REGION', value('SVC_STREAMING_REGION') ?? envDefault('SVC_STREAMING_REGION'));
+  const timeoutMs = wholeNumber('SVC_TIMEOUT_MS');
 
   const host = flags.host ?? '127.0.0.1';
   const authToken = value('SVC_MCP_AUTH_TOKEN');
@@ -217,21 +261,15 @@ function buildConfig(flags: Flags, env: Env): Config {
     throw new ConfigError(`SVC_MCP_TRUSTED_PROXIES: "${notAddress}" is not an IP address or CIDR block (e.g. 127.0.0.1, 10.0.0.0/8, fd00::/8)`);
   }
 
-  const appKeys: Credentials['appKeys'] = {};
-  const translation = appFor('TRANSLATION');
-  const maps = appFor('MAPS');
-  if (translation) appKeys.translation = translation;
-  if (maps) appKeys.maps = maps;
-
   return {
     transport: flags.http ? 'http' : 'stdio',
     safety: safetyOptions(flags, value),
     limits: {
-      maxConcurrentCalls: wholeNumber('SVC_MAX_CONCURRENT_CALLS', 1, 1000),
-      maxQueuedCalls: wholeNumber('SVC_MAX_QUEUED_CALLS', 0, 100_000),
-      maxResponseBytes: wholeNumber('SVC_MAX_RESPONSE_BYTES', 1024, 256 * 1024 * 1024),
-      maxResultBytes: wholeNumber('SVC_MAX_RESULT_BYTES', 4096, 64 * 1024 * 1024),
-      workflowTimeoutMs: wholeNumber('SVC_WORKFLOW_TIMEOUT_MS', 1000, 3_600_000),
+      maxConcurrentCalls: wholeNumber('SVC_MAX_CONCURRENT_CALLS'),
+      maxQueuedCalls: wholeNumber('SVC_MAX_QUEUED_CALLS'),
+      maxResponseBytes: wholeNumber('SVC_MAX_RESPONSE_BYTES'),
+      maxResultBytes: wholeNumber('SVC_MAX_RESULT_BYTES'),
+      workflowTimeoutMs: wholeNumber('SVC_WORKFLOW_TIMEOUT_MS'),
     },
     http: {
       host,
@@ -240,36 +278,34 @@ function buildConfig(flags: Flags, env: Env): Config {
       authToken,
       allowedHosts: list('SVC_MCP_ALLOWED_HOSTS'),
       allowedOrigins: list('SVC_MCP_ALLOWED_ORIGINS'),
-      maxSessions: wholeNumber('SVC_MCP_MAX_SESSIONS', 1, 100_000),
-      maxSessionsPerClient: wholeNumber('SVC_MCP_MAX_SESSIONS_PER_CLIENT', 1, 100_000),
+      maxSessions: wholeNumber('SVC_MCP_MAX_SESSIONS'),
+      maxSessionsPerClient: wholeNumber('SVC_MCP_MAX_SESSIONS_PER_CLIENT'),
       trustedProxies,
-      sessionIdleMs: wholeNumber('SVC_MCP_SESSION_IDLE_MS', 1000, 86_400_000),
-      maxBodyBytes: wholeNumber('SVC_MCP_MAX_BODY_BYTES', 1024, 1 << 30),
-      requestTimeoutMs: wholeNumber('SVC_MCP_REQUEST_TIMEOUT_MS', 1000, 600_000),
-      maxConnections: wholeNumber('SVC_MCP_MAX_CONNECTIONS', 1, 1_000_000),
-      maxUnreadBytes: wholeNumber('SVC_MCP_MAX_UNREAD_BYTES', 65_536, 1 << 30),
+      sessionIdleMs: wholeNumber('SVC_MCP_SESSION_IDLE_MS'),
+      maxBodyBytes: wholeNumber('SVC_MCP_MAX_BODY_BYTES'),
+      requestTimeoutMs: wholeNumber('SVC_MCP_REQUEST_TIMEOUT_MS'),
+      maxConnections: wholeNumber('SVC_MCP_MAX_CONNECTIONS'),
+      maxUnreadBytes: wholeNumber('SVC_MCP_MAX_UNREAD_BYTES'),
       replicaId,
     },
     sandbox: Boolean(flags.sandbox),
     serviceUrls,
-    credentials: {
-      gateway: gateway && { accessKey: gateway[0], secretKey: gateway[1] },
-      appKeys,
-      studio: studio && { apiKey: studio[0], gatewayKey: studio[1] },
-    },
+    credentials,
     streamingRegion: region as StreamingRegion,
     timeoutMs,
-    shutdownGraceMs: wholeNumber('SVC_MCP_SHUTDOWN_GRACE_MS', 0, 600_000),
+    shutdownGraceMs: wholeNumber('SVC_MCP_SHUTDOWN_GRACE_MS'),
     proxy: {
       http: value('HTTP_PROXY') ?? value('http_proxy'),
       https: value('HTTPS_PROXY') ?? value('https_proxy'),
       noProxy: value('NO_PROXY') ?? value('no_proxy'),
     },
+    // Last: every variable has been read by now.
+    secrets: [...secrets],
   };
 }
 
 /** The flag wins over its variable; names are checked here, so that a typo stops the start (exit 2), not a call. */
-function safetyOptions(flags: Flags, value: (name: EnvName) => string | undefined): SafetyOptions {
+function safetyOptions(flags: Flags, value: Value): SafetyOptions {
   const names = <T extends string>(flag: string | undefined, variable: EnvName, kind: string, valid: readonly T[]) => {
     const text = flag ?? value(variable);
     if (text === undefined) return undefined;
@@ -280,8 +316,8 @@ function safetyOptions(flags: Flags, value: (name: EnvName) => string | undefine
     if (list.length === 0) throw new ConfigError(`${source} names no ${kind}; valid: ${valid.join(', ')}`);
     return list as T[];
   };
-  const flag = (name: EnvName, on: boolean | undefined, whenOn: boolean) =>
-    on === true ? whenOn : boolean(value(name) ?? envDefault(name as DefaultedEnvName), name);
+  const flag = (name: 'SVC_READ_ONLY' | 'SVC_CONFIRM_DESTRUCTIVE', on: boolean | undefined, whenOn: boolean) =>
+    on === true ? whenOn : boolean(value(name) ?? envDefault(name), name);
   return {
     readOnly: flag('SVC_READ_ONLY', flags['read-only'], true),
     tools: names(flags.tools, 'SVC_TOOLS', 'tool', TOOL_NAMES),
@@ -306,6 +342,14 @@ function boolean(text: string, name: string): boolean {
   if (lower === 'true' || lower === '1') return true;
   if (lower === 'false' || lower === '0') return false;
   throw new ConfigError(`${name} must be true or false, got "${text}"`);
+}
+
+/** One of the table's choices, in the table's spelling; any case is accepted. */
+function oneOf(name: ChoiceEnvName, text: string): string {
+  const choices = envChoices(name);
+  const found = choices.find((choice) => choice.toUpperCase() === text.toUpperCase());
+  if (found === undefined) throw new ConfigError(`${name} must be one of ${choices.join(', ')}`);
+  return found;
 }
 
 function integer(text: string, name: string, min: number, max: number): number {

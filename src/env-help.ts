@@ -1,4 +1,12 @@
-import { ENV_GROUPS, ENV_VARIABLES, placeholderOf, readableDefault, type EnvVariable } from './env-variables.js';
+import {
+  ENV_GROUPS,
+  ENV_VARIABLES,
+  pairedWith,
+  placeholderOf,
+  rangeText,
+  readableDefault,
+  type EnvVariable,
+} from './env-variables.js';
 
 /** Terminals of 100 columns show every line whole; the text stays readable when an 80-column one wraps it. */
 const WIDTH = 100;
@@ -8,7 +16,7 @@ const NAME_INDENT = '    ';
 export function environmentHelp(): string {
   const names = ENV_VARIABLES.map(helpName);
   const column = NAME_INDENT.length + Math.max(...names.map((n) => n.length)) + 2;
-  const lines = ['Environment (* marks a secret; paired keys are set together; more in the README):'];
+  const lines = ['Environment (* marks a secret; more in the README):'];
   for (const [group, heading] of Object.entries(ENV_GROUPS)) {
     lines.push(`  ${heading}`);
     for (const variable of ENV_VARIABLES.filter((v) => v.group === group)) {
@@ -25,7 +33,7 @@ function helpName(variable: EnvVariable): string {
   return variable.secret ? `${name} *` : name;
 }
 
-/** The words of an entry; the default stays whole when wrapped. */
+/** The words of an entry; the bounds and the default each stay whole when wrapped. */
 function helpWords(variable: EnvVariable): string[] {
   const words = variable.meaning.split(' ');
   if (variable.values) {
@@ -34,9 +42,12 @@ function helpWords(variable: EnvVariable): string[] {
   }
   const values = variable.choices ?? variable.listOf;
   if (values) words.push(`${words.pop()}:`, ...commaSeparated(values));
+  const partner = pairedWith(variable.name);
+  if (partner) words.push('(set', 'with', `${partner})`);
+  const range = rangeText(variable);
   if (variable.default !== undefined) {
     const readable = readableDefault(variable);
-    words.push(`(default ${variable.default}${readable ? ` = ${readable}` : ''})`);
+    words.push(`(${range ? `${range}; ` : ''}default ${variable.default}${readable ? ` = ${readable}` : ''})`);
   }
   return words;
 }

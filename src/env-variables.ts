@@ -20,10 +20,24 @@ export interface EnvVariable {
   readonly details?: string;
   /** The value used when the variable is unset, written as it would be in the environment. */
   readonly default?: string;
+  /** A whole number from the first to the second, both included. */
+  readonly range?: readonly [min: number, max: number];
   /** Lets the documentation say a default of 1800000 is 30 min. */
   readonly unit?: 'ms' | 'bytes';
   /** A credential: never logged or returned, and `sensitive` in manifest.json. */
   readonly secret?: true;
+  /** A setting of the MCP Bundle: its entry in manifest.json's user_config, which maps it to this variable. */
+  readonly bundle?: BundleSetting;
+}
+
+/** What the MCP Bundle shows for a variable; the rest of its user_config entry comes from the row. */
+export interface BundleSetting {
+  readonly key: string;
+  readonly title: string;
+  /** Plain text; the variable's name and its values are added to it. */
+  readonly description: string;
+  /** The bundle cannot be installed without it (otherwise it defaults, blank for text). */
+  readonly required?: true;
 }
 
 /** The groups in the order the documentation shows them, with their headings. */
@@ -39,15 +53,22 @@ export type EnvGroup = keyof typeof ENV_GROUPS;
 const MiB = 1024 * 1024;
 
 /**
- * Every environment variable the server reads, in one table: `--help`, the README's tables and the manifest
- * test are made from it; config.ts takes its defaults from it and cannot read a name that is not here (a test
- * checks that it reads every one). Adding a variable is adding a row.
+ * Every environment variable the server reads, in one table: its name, meaning, default, bounds or values, and
+ * whether it is a secret. config.ts parses by it (and cannot read a name that is not here; a test checks that it
+ * reads every one); `--help`, the README's tables, manifest.json and server.json (`npm run generate`), the
+ * credential errors and the redactor's secrets are made from it. Adding a variable is adding a row.
  */
 export const ENV_VARIABLES = [
   {
     name: 'SVC_GATEWAY_URL',
     group: 'service',
     meaning: 'origin used for every service that has no URL of its own',
+    bundle: {
+      key: 'gateway_url',
+      title: 'Gateway URL',
+      description: 'Origin used for every service, e.g. https://gateway.example.com',
+      required: true,
+    },
   },
   {
     name: 'SVC_<SERVICE>_URL',
@@ -60,23 +81,35 @@ export const ENV_VARIABLES = [
     name: 'SVC_ACCESS_KEY',
     group: 'service',
     meaning: 'gateway access key (E1, E2, E4, E6-E11, E13-E15)',
+    bundle: {
+      key: 'access_key',
+      title: 'Access key',
+      description: 'Gateway access key; used by all operations except translation, maps and text generation',
+    },
   },
   {
     name: 'SVC_SECRET_KEY',
     group: 'service',
     meaning: 'gateway secret key: signs the requests, never sent',
     secret: true,
+    bundle: { key: 'secret_key', title: 'Secret key', description: 'Gateway secret key; signs requests, never sent' },
   },
   {
     name: 'SVC_CLIENT_ID',
     group: 'service',
     meaning: 'application key pair ID of translation and maps (E3, E5)',
+    bundle: { key: 'client_id', title: 'Application client ID', description: 'Application key pair ID for translation and maps' },
   },
   {
     name: 'SVC_CLIENT_SECRET',
     group: 'service',
     meaning: 'application key pair secret of translation and maps',
     secret: true,
+    bundle: {
+      key: 'client_secret',
+      title: 'Application client secret',
+      description: 'Application key pair secret for translation and maps',
+    },
   },
   {
     name: 'SVC_TRANSLATION_CLIENT_ID',
@@ -106,6 +139,7 @@ export const ENV_VARIABLES = [
     meaning: 'text-generation API key (E12)',
     details: 'Sent as `X-SVC-STUDIO-API-KEY`.',
     secret: true,
+    bundle: { key: 'studio_api_key', title: 'Text-generation API key', description: 'Studio API key for text generation' },
   },
   {
     name: 'SVC_STUDIO_GATEWAY_KEY',
@@ -113,6 +147,11 @@ export const ENV_VARIABLES = [
     meaning: 'text-generation gateway key, issued with the API key (E12)',
     details: 'Sent as `X-SVC-APIGW-API-KEY`.',
     secret: true,
+    bundle: {
+      key: 'studio_gateway_key',
+      title: 'Text-generation gateway key',
+      description: 'Gateway key issued with the studio key',
+    },
   },
   {
     name: 'SVC_STREAMING_REGION',
@@ -120,13 +159,16 @@ export const ENV_VARIABLES = [
     meaning: 'streaming Region (E1, E2) when a call names none',
     choices: Object.keys(STREAMING_REGIONS),
     default: DEFAULT_STREAMING_REGION,
+    bundle: { key: 'streaming_region', title: 'Streaming Region', description: 'Default Region of the streaming tools' },
   },
   {
     name: 'SVC_TIMEOUT_MS',
     group: 'service',
     meaning: 'upstream deadline per tool call, retries included',
     default: '30000',
+    range: [1, 600_000],
     unit: 'ms',
+    bundle: { key: 'timeout_ms', title: 'Timeout (ms)', description: 'Upstream timeout per call in milliseconds' },
   },
   {
     name: 'SVC_MAX_CONCURRENT_CALLS',
@@ -137,6 +179,7 @@ export const ENV_VARIABLES = [
       'The others wait for a place (see SVC_MAX_QUEUED_CALLS); a call waiting for its user\'s confirmation ' +
       'holds none.',
     default: '16',
+    range: [1, 1000],
   },
   {
     name: 'SVC_MAX_QUEUED_CALLS',
@@ -148,12 +191,14 @@ export const ENV_VARIABLES = [
       'toward the call\'s SVC_TIMEOUT_MS. A call over the queue, or over its client\'s half, gets `[busy]` and ' +
       'nothing is sent.',
     default: '1024',
+    range: [0, 100_000],
   },
   {
     name: 'SVC_MAX_RESPONSE_BYTES',
     group: 'limits',
     meaning: 'largest upstream answer read; a larger one fails the call',
     default: String(4 * MiB),
+    range: [1024, 256 * MiB],
     unit: 'bytes',
   },
   {
@@ -164,6 +209,7 @@ export const ENV_VARIABLES = [
       'A larger answer has its longest lists shortened, and a note says what was left out and how to get it. ' +
       'The default keeps results within the 25,000 tokens some clients accept.',
     default: '100000',
+    range: [4096, 64 * MiB],
     unit: 'bytes',
   },
   {
@@ -171,6 +217,7 @@ export const ENV_VARIABLES = [
     group: 'limits',
     meaning: 'deadline of translate_and_summarize, all its calls together',
     default: String(3 * 60 * 1000),
+    range: [1000, 3_600_000],
     unit: 'ms',
   },
   {
@@ -182,6 +229,7 @@ export const ENV_VARIABLES = [
       'calls still running are stopped and answered with ' +
       '`[shutting_down]`, which says for a tool that changes something whether its request was sent. See [Shutdown](#shutdown).',
     default: '10000',
+    range: [0, 600_000],
     unit: 'ms',
   },
   {
@@ -190,17 +238,24 @@ export const ENV_VARIABLES = [
     meaning: 'true: only read-only tools are listed and callable (as --read-only)',
     choices: ['true', 'false'],
     default: 'false',
+    bundle: { key: 'read_only', title: 'Read-only mode', description: 'Offer only the tools that change nothing' },
   },
   {
     name: 'SVC_TOOLS',
     group: 'safety',
     meaning: 'comma-separated tool names: only these are listed and callable (as --tools)',
+    bundle: { key: 'tools', title: 'Only these tools', description: 'Comma-separated tool names; empty for all' },
   },
   {
     name: 'SVC_SERVICES',
     group: 'safety',
     meaning: 'comma-separated service ids: only their tools are listed and callable (as --services)',
     listOf: SERVICES,
+    bundle: {
+      key: 'services',
+      title: 'Only these services',
+      description: 'Comma-separated service ids, e.g. translation,maps; empty for all',
+    },
   },
   {
     name: 'SVC_CONFIRM_DESTRUCTIVE',
@@ -208,6 +263,12 @@ export const ENV_VARIABLES = [
     meaning: 'false: destructive calls (E11, E15) run without the user\'s confirmation (as --no-confirm)',
     choices: ['true', 'false'],
     default: 'true',
+    bundle: {
+      key: 'confirm_destructive',
+      title: 'Confirm destructive calls',
+      description:
+        'Deleting a recommendation service or migrating a key waits for your confirmation. Turn off only for unattended use',
+    },
   },
   {
     name: 'SVC_MCP_STATE_KEY',
@@ -253,6 +314,7 @@ export const ENV_VARIABLES = [
       'Beyond it, `initialize` gets `503` with `Retry-After` and a JSON-RPC error that says so. Idle sessions ' +
       'are expired first to make room.',
     default: '100',
+    range: [1, 100_000],
   },
   {
     name: 'SVC_MCP_MAX_SESSIONS_PER_CLIENT',
@@ -264,6 +326,7 @@ export const ENV_VARIABLES = [
       'brings every client from there; list it in `SVC_MCP_TRUSTED_PROXIES` to count its clients one by one ' +
       '(see [Limits](#limits)).',
     default: '10',
+    range: [1, 100_000],
   },
   {
     name: 'SVC_MCP_TRUSTED_PROXIES',
@@ -280,6 +343,7 @@ export const ENV_VARIABLES = [
     meaning: 'a session with no request for this long is closed',
     details: 'Its id then gets `404` (clients initialise again). A session with a call in flight is never idle.',
     default: String(10 * 60 * 1000),
+    range: [1000, 86_400_000],
     unit: 'ms',
   },
   {
@@ -288,6 +352,7 @@ export const ENV_VARIABLES = [
     meaning: 'largest request body',
     details: 'Larger ones get `413`.',
     default: String(4 * MiB),
+    range: [1024, 1024 * MiB],
     unit: 'bytes',
   },
   {
@@ -298,6 +363,7 @@ export const ENV_VARIABLES = [
       'A body still arriving then (an endless chunked one, a trickle) gets `408` and its connection is closed; ' +
       'headers must arrive within 10 s (or this, if shorter). Streaming responses are not limited by it.',
     default: '30000',
+    range: [1000, 600_000],
     unit: 'ms',
   },
   {
@@ -308,6 +374,7 @@ export const ENV_VARIABLES = [
       'Each `GET /mcp` stream and each response being streamed holds one, kept-alive idle ones (5 s) too. ' +
       'Refusals are logged (`connections_refused`), at most once a second.',
     default: '1000',
+    range: [1, 1_000_000],
   },
   {
     name: 'SVC_MCP_MAX_UNREAD_BYTES',
@@ -318,6 +385,7 @@ export const ENV_VARIABLES = [
       'on that session gets `503` with `Retry-After` until the client reads; notifications still pass. ' +
       'Keep it above `SVC_MAX_RESULT_BYTES`.',
     default: String(MiB),
+    range: [65_536, 1024 * MiB],
     unit: 'bytes',
   },
   {
@@ -363,11 +431,57 @@ export type EnvName =
 /** The variables that have a default. */
 export type DefaultedEnvName = Extract<Row, { default: string }>['name'];
 
+/** The whole numbers: each has a default and bounds. */
+export type WholeNumberEnvName = Extract<Row, { range: readonly [number, number]; default: string }>['name'];
+
+/** The variables that take one of a few values. */
+export type ChoiceEnvName = Extract<Row, { choices: readonly string[] }>['name'];
+
 /** The default of a variable, as written in the environment. */
 export function envDefault(name: DefaultedEnvName): string {
   const row = ENV_VARIABLES.find((v): v is Extract<Row, { default: string }> => v.name === name && 'default' in v);
   if (!row) throw new Error(`${name} has no default`);
   return row.default;
+}
+
+/** The bounds of a whole number, both included. */
+export function envRange(name: WholeNumberEnvName): readonly [min: number, max: number] {
+  const row = ENV_VARIABLES.find((v): v is Extract<Row, { range: readonly [number, number] }> => v.name === name && 'range' in v);
+  if (!row) throw new Error(`${name} has no range`);
+  return row.range;
+}
+
+/** The values a variable accepts. */
+export function envChoices(name: ChoiceEnvName): readonly string[] {
+  const row = ENV_VARIABLES.find((v): v is Extract<Row, { choices: readonly string[] }> => v.name === name && 'choices' in v);
+  if (!row) throw new Error(`${name} has no choices`);
+  return row.choices;
+}
+
+/**
+ * The key pairs: both variables of a pair are set, or neither. Which credential each configures: the gateway
+ * signature, the application key pair of translation and maps (or of one of them), the text-generation keys.
+ */
+export const KEY_PAIRS = {
+  gateway: ['SVC_ACCESS_KEY', 'SVC_SECRET_KEY'],
+  app: ['SVC_CLIENT_ID', 'SVC_CLIENT_SECRET'],
+  translation: ['SVC_TRANSLATION_CLIENT_ID', 'SVC_TRANSLATION_CLIENT_SECRET'],
+  maps: ['SVC_MAPS_CLIENT_ID', 'SVC_MAPS_CLIENT_SECRET'],
+  studio: ['SVC_STUDIO_API_KEY', 'SVC_STUDIO_GATEWAY_KEY'],
+} as const satisfies Record<string, readonly [EnvName, EnvName]>;
+
+/** The other variable of a key pair, if the name is in one. */
+export function pairedWith(name: string): string | undefined {
+  for (const [a, b] of Object.values(KEY_PAIRS)) {
+    if (name === a) return b;
+    if (name === b) return a;
+  }
+  return undefined;
+}
+
+/** Whether a concrete name is a secret of the table. */
+export function isSecret(name: string): boolean {
+  return variableNamed(name)?.secret === true;
 }
 
 /** SERVICE for SVC_<SERVICE>_URL; undefined for a plain name. */
@@ -388,15 +502,29 @@ export function variableNamed(name: string): EnvVariable | undefined {
 
 /** A default in words, e.g. 30 min for 1800000 ms or 4 MiB for 4194304 bytes; undefined when the number says it. */
 export function readableDefault(variable: EnvVariable): string | undefined {
-  const n = Number(variable.default);
-  if (variable.default === undefined || !Number.isInteger(n) || n === 0) return undefined;
-  if (variable.unit === 'ms') {
+  return variable.default === undefined ? undefined : inWords(Number(variable.default), variable.unit);
+}
+
+/** A number of the variable's unit in words (30 min, 4 MiB, 1 GiB); undefined when the number says it. */
+export function inWords(n: number, unit: EnvVariable['unit']): string | undefined {
+  if (!Number.isInteger(n) || n === 0) return undefined;
+  if (unit === 'ms') {
+    if (n % 3_600_000 === 0) return `${n / 3_600_000} h`;
     if (n % 60_000 === 0) return `${n / 60_000} min`;
     if (n % 1000 === 0) return `${n / 1000} s`;
   }
-  if (variable.unit === 'bytes') {
+  if (unit === 'bytes') {
+    if (n % (1024 * MiB) === 0) return `${n / (1024 * MiB)} GiB`;
     if (n % MiB === 0) return `${n / MiB} MiB`;
     if (n % 1024 === 0) return `${n / 1024} KiB`;
   }
   return undefined;
+}
+
+/** A yes-or-no setting: its choices are `true` and `false`. */
+export const isBoolean = (variable: EnvVariable) => variable.choices?.join() === 'true,false';
+
+/** The bounds as `--help` and server.json show them: `1 to 600000`. */
+export function rangeText(variable: EnvVariable): string | undefined {
+  return variable.range && `${variable.range[0]} to ${variable.range[1]}`;
 }

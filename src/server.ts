@@ -1,7 +1,7 @@
 import { Server } from '@modelcontextprotocol/server';
 import { CATALOGUE } from './catalogue/catalogue.js';
 import { ConfigError, type Config } from './config.js';
-import { CREDENTIAL_HEADERS, secretsOf } from './gateway/auth.js';
+import { CREDENTIAL_HEADERS } from './gateway/auth.js';
 import { Redactor } from './util/redact.js';
 import { Calls } from './gateway/calls.js';
 import type { ExecutorDeps } from './gateway/executor.js';
@@ -57,7 +57,7 @@ export type ServerFactory = ((options?: ServerOptions) => Server) & { calls?: Ca
 export function createServerFactory(config: Config, deps: ServerDeps): ServerFactory {
   const definition = (name: string) => {
     const found = TOOL_DEFINITIONS[name];
-    if (!found) throw new Error(`no tool definition named ${name}: run \`npm run docs\``);
+    if (!found) throw new Error(`no tool definition named ${name}: run \`npm run generate\``);
     return found;
   };
   const executorDeps: ExecutorDeps = {
@@ -71,7 +71,7 @@ export function createServerFactory(config: Config, deps: ServerDeps): ServerFac
     deps: executorDeps,
     now: deps.now,
     calls: new Calls({ maxConcurrent: config.limits.maxConcurrentCalls, maxQueued: config.limits.maxQueuedCalls }),
-    redactor: new Redactor(collectSecrets(config), CREDENTIAL_HEADERS),
+    redactor: new Redactor(config.secrets, CREDENTIAL_HEADERS),
     maxResultBytes: config.limits.maxResultBytes,
     log: (entry) => deps.log(JSON.stringify({ event: 'tool_call', ...entry })),
     confirmDestructive: config.safety.confirmDestructive,
@@ -129,15 +129,4 @@ export function createServerFactory(config: Config, deps: ServerDeps): ServerFac
     return server;
   };
   return Object.assign(factory, { calls: frame.calls });
-}
-
-function collectSecrets(config: Config): string[] {
-  const { gateway, appKeys, studio } = config.credentials;
-  const secrets: string[] = [];
-  if (gateway) secrets.push(...secretsOf({ scheme: 'gateway-signature', keys: gateway }));
-  for (const keys of Object.values(appKeys)) if (keys) secrets.push(...secretsOf({ scheme: 'app-key-upper', keys }));
-  if (studio) secrets.push(...secretsOf({ scheme: 'studio', keys: studio }));
-  if (config.http.authToken) secrets.push(config.http.authToken);
-  if (config.safety.stateKey) secrets.push(config.safety.stateKey);
-  return secrets;
 }

@@ -2,6 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { ConfigError, parseCommand, usage, type Config } from '../src/config.js';
 import { ENV_VARIABLES, namesOf, type EnvVariable } from '../src/env-variables.js';
+import { SECRET_VARIABLES } from './helpers/secret-variables.js';
 
 const USAGE = usage();
 
@@ -158,6 +159,39 @@ describe('credentials', () => {
   });
 });
 
+describe('a setting the MCP Bundle host left blank (the literal ${user_config.<key>} placeholder)', () => {
+  it('counts as unset: no credential, no URL, the defaults', () => {
+    const c = config([], {
+      SVC_GATEWAY_URL: '${user_config.gateway_url}',
+      SVC_ACCESS_KEY: '${user_config.access_key}',
+      SVC_SECRET_KEY: ' ${user_config.secret_key} ',
+      SVC_CLIENT_ID: '${user_config.client_id}',
+      SVC_CLIENT_SECRET: '${user_config.client_secret}',
+      SVC_STUDIO_API_KEY: '${user_config.studio_api_key}',
+      SVC_STUDIO_GATEWAY_KEY: '${user_config.studio_gateway_key}',
+      SVC_STREAMING_REGION: '${user_config.streaming_region}',
+      SVC_TIMEOUT_MS: '${user_config.timeout_ms}',
+      SVC_READ_ONLY: '${user_config.read_only}',
+      SVC_CONFIRM_DESTRUCTIVE: '${user_config.confirm_destructive}',
+      SVC_SERVICES: '${user_config.services}',
+      SVC_TOOLS: '${user_config.tools}',
+    });
+    expect(c.serviceUrls).toEqual({});
+    expect(c.credentials).toEqual({ gateway: undefined, appKeys: {}, studio: undefined });
+    expect([c.streamingRegion, c.timeoutMs]).toEqual(['KR', 30000]);
+    expect(c.safety).toEqual({ readOnly: false, tools: undefined, services: undefined, confirmDestructive: true, stateKey: undefined });
+  });
+
+  it('one key of a pair left blank is a missing half, named as such', () => {
+    refused([], { SVC_ACCESS_KEY: 'ak', SVC_SECRET_KEY: '${user_config.secret_key}' }, /^SVC_SECRET_KEY must be set together with SVC_ACCESS_KEY$/);
+  });
+
+  it('only a whole placeholder: a value that merely contains one is used as it is', () => {
+    const c = config([], { SVC_ACCESS_KEY: 'ak-${user_config.x}', SVC_SECRET_KEY: '${user_config.secret_key}x' });
+    expect(c.credentials.gateway).toEqual({ accessKey: 'ak-${user_config.x}', secretKey: '${user_config.secret_key}x' });
+  });
+});
+
 describe('region and timeout', () => {
   it.each([
     ['KR', 'KR'],
@@ -305,6 +339,54 @@ describe('--http', () => {
   });
 });
 
+/** The bounds of every whole number, written out here (the table in src/env-variables.ts is what config.ts applies). */
+const BOUNDS: Record<string, [number, number]> = {
+  SVC_TIMEOUT_MS: [1, 600_000],
+  SVC_MAX_CONCURRENT_CALLS: [1, 1000],
+  SVC_MAX_QUEUED_CALLS: [0, 100_000],
+  SVC_MAX_RESPONSE_BYTES: [1024, 268_435_456],
+  SVC_MAX_RESULT_BYTES: [4096, 67_108_864],
+  SVC_WORKFLOW_TIMEOUT_MS: [1000, 3_600_000],
+  SVC_MCP_SHUTDOWN_GRACE_MS: [0, 600_000],
+  SVC_MCP_MAX_SESSIONS: [1, 100_000],
+  SVC_MCP_MAX_SESSIONS_PER_CLIENT: [1, 100_000],
+  SVC_MCP_SESSION_IDLE_MS: [1000, 86_400_000],
+  SVC_MCP_MAX_BODY_BYTES: [1024, 1_073_741_824],
+  SVC_MCP_REQUEST_TIMEOUT_MS: [1000, 600_000],
+  SVC_MCP_MAX_CONNECTIONS: [1, 1_000_000],
+  SVC_MCP_MAX_UNREAD_BYTES: [65_536, 1_073_741_824],
+};
+
+describe('whole numbers: the bounds of the table', () => {
+  it('the table gives these bounds, and only to these variables', () => {
+    const ranged = (ENV_VARIABLES as readonly EnvVariable[]).filter((v) => v.range).map((v) => [v.name, v.range]);
+    expect(Object.fromEntries(ranged)).toEqual(BOUNDS);
+  });
+
+  it.each(Object.entries(BOUNDS))('%s: from %j, both ends included, each side refused naming the variable and the rule', (name, [min, max]) => {
+    expect(() => config(['--http'], { [name]: String(min) })).not.toThrow();
+    expect(() => config(['--http'], { [name]: String(max) })).not.toThrow();
+    refused(['--http'], { [name]: String(max + 1) }, new RegExp(`^${name} must be between ${min} and ${max}, got ${max + 1}$`));
+    if (min > 0) refused(['--http'], { [name]: String(min - 1) }, new RegExp(`^${name} must be between ${min} and ${max}, got ${min - 1}$`));
+    refused(['--http'], { [name]: '12abc' }, new RegExp(`^${name} must be a whole number, got "12abc"$`));
+  });
+});
+
+describe('the secrets the redactor keeps out', () => {
+  it('are the values of exactly the variables the table marks secret', () => {
+    const env = Object.fromEntries(
+      [
+        'SVC_ACCESS_KEY', 'SVC_SECRET_KEY', 'SVC_CLIENT_ID', 'SVC_CLIENT_SECRET', 'SVC_TRANSLATION_CLIENT_ID',
+        'SVC_TRANSLATION_CLIENT_SECRET', 'SVC_MAPS_CLIENT_ID', 'SVC_MAPS_CLIENT_SECRET', 'SVC_STUDIO_API_KEY',
+        'SVC_STUDIO_GATEWAY_KEY', 'SVC_MCP_STATE_KEY', 'SVC_MCP_AUTH_TOKEN', 'SVC_MCP_ALLOWED_ORIGINS', 'SVC_MCP_ALLOWED_HOSTS',
+      ].map((name) => [name, `value-of-${name}`.padEnd(40, '-')]),
+    );
+    const secrets = config(['--http'], env).secrets.map((value) => value.replace(/^value-of-|-+$/g, ''));
+    expect(secrets.sort()).toEqual([...SECRET_VARIABLES].sort());
+    expect(config([]).secrets).toEqual([]);
+  });
+});
+
 describe('the table of environment variables', () => {
   it('lists exactly the variables parseCommand reads', () => {
     const read = new Set<string>();
@@ -338,10 +420,26 @@ describe('--help', () => {
   it('marks secrets, shows defaults and the lower-case proxy names', () => {
     expect(USAGE).toMatch(/^ {4}SVC_SECRET_KEY \* /m);
     expect(USAGE).toMatch(/^ {4}SVC_ACCESS_KEY {2,}gateway/m);
-    expect(USAGE).toContain('(default 600000 = 10 min)');
-    expect(USAGE).toContain('(default 30000 = 30 s)');
+    expect(USAGE).toContain('default 600000 = 10 min)');
+    expect(USAGE).toContain('default 30000 = 30 s)');
     expect(USAGE).toMatch(/^ {4}HTTP_PROXY, http_proxy /m);
     expect(USAGE).toContain('SERVICE: STREAMING, TRANSLATION,');
+  });
+
+  it('shows the bounds of whole numbers and the other key of each pair', () => {
+    const entry = (name: string) => {
+      const at = lines.findIndex((line) => line.startsWith(`    ${name} `));
+      const end = lines.findIndex((line, i) => i > at && /^ {2,4}\S/.test(line));
+      return lines.slice(at, end).map((line) => line.trim()).join(' ');
+    };
+    expect(entry('SVC_TIMEOUT_MS')).toMatch(/\(1 to 600000; default 30000 = 30 s\)$/);
+    expect(entry('SVC_MCP_SHUTDOWN_GRACE_MS')).toMatch(/\(0 to 600000; default 10000 = 10 s\)$/);
+    expect(entry('SVC_MCP_MAX_UNREAD_BYTES')).toMatch(/\(65536 to 1073741824; default 1048576 = 1 MiB\)$/);
+    expect(entry('SVC_ACCESS_KEY')).toMatch(/\(set with SVC_SECRET_KEY\)$/);
+    expect(entry('SVC_SECRET_KEY *')).toMatch(/\(set with SVC_ACCESS_KEY\)$/);
+    expect(entry('SVC_MAPS_CLIENT_ID')).toMatch(/\(set with SVC_MAPS_CLIENT_SECRET\)$/);
+    expect(entry('SVC_STUDIO_GATEWAY_KEY *')).toMatch(/\(set with SVC_STUDIO_API_KEY\)$/);
+    expect(entry('SVC_GATEWAY_URL')).not.toMatch(/set with|\bto\b \d/);
   });
 
   it('fits in 100 columns', () => {

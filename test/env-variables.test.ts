@@ -3,29 +3,25 @@ import { describe, expect, it } from 'vitest';
 import {
   ENV_GROUPS,
   ENV_VARIABLES,
+  KEY_PAIRS,
   envDefault,
+  inWords,
+  isSecret,
   namesOf,
+  pairedWith,
   placeholderOf,
   readableDefault,
   serviceUrlVariable,
   variableNamed,
   type EnvVariable,
 } from '../src/env-variables.js';
+import { SECRET_VARIABLES } from './helpers/secret-variables.js';
 
 const rows: readonly EnvVariable[] = ENV_VARIABLES;
 
 describe('the table', () => {
   it('marks exactly the credentials secret', () => {
-    expect(rows.filter((v) => v.secret).map((v) => v.name).sort()).toEqual([
-      'SVC_CLIENT_SECRET',
-      'SVC_MAPS_CLIENT_SECRET',
-      'SVC_MCP_AUTH_TOKEN',
-      'SVC_MCP_STATE_KEY',
-      'SVC_SECRET_KEY',
-      'SVC_STUDIO_API_KEY',
-      'SVC_STUDIO_GATEWAY_KEY',
-      'SVC_TRANSLATION_CLIENT_SECRET',
-    ]);
+    expect(rows.filter((v) => v.secret).map((v) => v.name).sort()).toEqual([...SECRET_VARIABLES].sort());
   });
 
   it('holds the defaults config.ts uses', () => {
@@ -59,6 +55,30 @@ describe('the table', () => {
       expect(Object.keys(ENV_GROUPS), v.name).toContain(v.group);
       expect(v.meaning, v.name).toMatch(/^[^\n]{10,90}$/);
     }
+  });
+});
+
+describe('key pairs', () => {
+  it('pair the ID or access key with its secret, and the two text-generation keys', () => {
+    expect(Object.values(KEY_PAIRS)).toEqual([
+      ['SVC_ACCESS_KEY', 'SVC_SECRET_KEY'],
+      ['SVC_CLIENT_ID', 'SVC_CLIENT_SECRET'],
+      ['SVC_TRANSLATION_CLIENT_ID', 'SVC_TRANSLATION_CLIENT_SECRET'],
+      ['SVC_MAPS_CLIENT_ID', 'SVC_MAPS_CLIENT_SECRET'],
+      ['SVC_STUDIO_API_KEY', 'SVC_STUDIO_GATEWAY_KEY'],
+    ]);
+  });
+
+  it('name the other key of a pair either way round, and nothing for a name in none', () => {
+    expect(pairedWith('SVC_SECRET_KEY')).toBe('SVC_ACCESS_KEY');
+    expect(pairedWith('SVC_MAPS_CLIENT_ID')).toBe('SVC_MAPS_CLIENT_SECRET');
+    expect(pairedWith('SVC_GATEWAY_URL')).toBeUndefined();
+  });
+
+  it('every second key of a pair is a secret', () => {
+    for (const [, second] of Object.values(KEY_PAIRS)) expect(isSecret(second), second).toBe(true);
+    expect(isSecret('SVC_ACCESS_KEY')).toBe(false);
+    expect(isSecret('SVC_NOPE')).toBe(false);
   });
 });
 
@@ -106,5 +126,17 @@ describe('readableDefault', () => {
     ['KR', undefined, undefined],
   ] as const)('%s %s -> %s', (value, unit, expected) => {
     expect(readableDefault(variable(value, unit))).toBe(expected);
+  });
+});
+
+describe('inWords', () => {
+  it.each([
+    [86_400_000, 'ms', '24 h'],
+    [600_000, 'ms', '10 min'],
+    [1_073_741_824, 'bytes', '1 GiB'],
+    [65_536, 'bytes', '64 KiB'],
+    [1000, undefined, undefined],
+  ] as const)('%s %s -> %s', (n, unit, expected) => {
+    expect(inWords(n, unit)).toBe(expected);
   });
 });

@@ -85,7 +85,7 @@ export const BASIS_MEANINGS: Readonly<Record<Exclude<DirectionBasis, 'ruled out'
 };
 
 /** The sources whose directions the service documents: from them, only documented directions and reverses are sent. */
-export const DOCUMENTED_SOURCES = LANGUAGE_CODES.filter((code) => TABLE[code] !== undefined);
+const DOCUMENTED_SOURCES = LANGUAGE_CODES.filter((code) => TABLE[code] !== undefined);
 
 /** Rule 3's pairs and rule 4's directions in words, for refusals, notes and the README. */
 export const GLOSSARY_PAIRS_WORDS = `${RULE_3.map(([a, others]) => `${a} with ${others.join(', ')}`).join('; ')} (both ways)`;

@@ -7,7 +7,7 @@ import { ToolFailure } from './errors.js';
 const PROTOTYPE_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
 
 /** Deeper than this, arguments are refused: no operation of the spec takes anything near it, and a deep value costs stack. */
-export const MAX_ARGUMENT_DEPTH = 32;
+const MAX_ARGUMENT_DEPTH = 32;
 
 /**
  * The arguments as the operation's schema is to see them:

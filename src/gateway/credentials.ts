@@ -1,20 +1,22 @@
 import type { AuthScheme, ServiceId } from '../catalogue/types.js';
 import type { Config } from '../config.js';
+import { KEY_PAIRS, serviceUrlVariable, type EnvName } from '../env-variables.js';
 import type { Credential } from './auth.js';
 import { ToolFailure } from './errors.js';
+
+const GATEWAY_URL: EnvName = 'SVC_GATEWAY_URL';
+const both = ([a, b]: readonly [EnvName, EnvName]) => `${a} and ${b}`;
 
 /** Variables that configure each scheme, for "not configured" errors. */
 function variablesFor(scheme: AuthScheme, service: ServiceId): string {
   switch (scheme) {
     case 'gateway-signature':
-      return 'SVC_ACCESS_KEY and SVC_SECRET_KEY';
+      return both(KEY_PAIRS.gateway);
     case 'app-key-upper':
-    case 'app-key-lower': {
-      const own = service.toUpperCase();
-      return `SVC_CLIENT_ID and SVC_CLIENT_SECRET (or SVC_${own}_CLIENT_ID and SVC_${own}_CLIENT_SECRET)`;
-    }
+    case 'app-key-lower':
+      return `${both(KEY_PAIRS.app)} (or ${both(KEY_PAIRS[service as 'translation' | 'maps'])})`;
     case 'studio':
-      return 'SVC_STUDIO_API_KEY and SVC_STUDIO_GATEWAY_KEY';
+      return both(KEY_PAIRS.studio);
   }
 }
 
@@ -27,7 +29,7 @@ export function resolveTarget(
   const baseUrl = config.serviceUrls[service];
   const credential = credentialFor(config.credentials, service, scheme);
   const missing: string[] = [];
-  if (!baseUrl) missing.push(`SVC_${service.toUpperCase()}_URL or SVC_GATEWAY_URL`);
+  if (!baseUrl) missing.push(`${serviceUrlVariable(service)} or ${GATEWAY_URL}`);
   if (!credential) missing.push(variablesFor(scheme, service));
   if (!baseUrl || !credential) {
     throw new ToolFailure(

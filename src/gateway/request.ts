@@ -55,14 +55,16 @@ function encodeSegment(name: string, value: unknown): string {
   return encodeStrict(name, text);
 }
 
-/**
- * RFC 3986 percent-encoding: encodeURIComponent plus `!'()*`. undici re-parses the URL with WHATWG rules, which
- * turn `'` in a query into `%27`; encoding these up front keeps the signed URI identical to the one on the wire.
- */
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
+/**
+ * One path segment, query name or query value, percent-encoded so that only RFC 3986's unreserved characters
+ * (letters, digits, `-._~`) stay as they are: encodeURIComponent, plus `!'()*`, which it leaves alone. undici parses
+ * the URL again (WHATWG rules), which in a query would turn a bare `'` into `%27`; encoded here already, the URI
+ * that is signed is the one on the wire. Text with a lone surrogate, which has no UTF-8 form, is refused
+ * (invalid_input) before anything is sent.
+ */
 function encodeStrict(field: string, text: string): string {
-  // A lone surrogate has no UTF-8 form, so no URL can carry it.
   if (LONE_SURROGATE.test(text)) {
     throw new ToolFailure('invalid_input', `invalid arguments (nothing was sent):\n- ${field}: must be valid Unicode text (it has a lone surrogate)`);
   }

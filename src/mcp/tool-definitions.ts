@@ -14,8 +14,8 @@ export function computeToolDefinitions(): Record<string, Tool> {
 }
 
 /**
- * The same, as generated into src/generated/tool-definitions.json by `npm run docs`: making the JSON Schemas is the
- * largest piece of start-up work, so it is done once per change of the source, not at every start.
- * test/docs/docs.test.ts fails when the file is not exactly what computeToolDefinitions() returns.
+ * The same, as generated into src/generated/tool-definitions.json by `npm run generate`: making the JSON Schemas is
+ * the largest piece of start-up work, so it is done once per change of the source, not at every start.
+ * test/docs/generated.test.ts fails when the file is not exactly what computeToolDefinitions() returns.
  */
 export const TOOL_DEFINITIONS: Readonly<Record<string, Tool>> = GENERATED as unknown as Record<string, Tool>;

@@ -26,8 +26,6 @@ export interface Narrowing {
   tools?: readonly string[];
 }
 
-export const OPEN_POLICY: ToolPolicy = { readOnly: false };
-
 /** Why a tool is not enabled, in words for an error message; undefined when it is enabled. */
 export function whyDisabled(policy: ToolPolicy, tool: ToolFacts): string | undefined {
   if (policy.readOnly && !tool.readOnly) return 'the server runs in read-only mode';

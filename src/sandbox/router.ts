@@ -38,10 +38,6 @@ export class Router {
     }
   }
 
-  get routes(): Route[] {
-    return this.compiled.map((c) => c.route);
-  }
-
   match(method: string, pathname: string): RouteMatch {
     if (!pathname.startsWith('/')) return { kind: 'not-found' };
     const raw = pathname.slice(1).split('/');

@@ -2,8 +2,8 @@ import { TOOL_NAMES } from '../config.js';
 import type { Narrowing } from '../mcp/tool-policy.js';
 
 /** The headers by which one HTTP client narrows the tools it gets: they can only take tools away. */
-export const READ_ONLY_HEADER = 'x-mcp-read-only';
-export const TOOLS_HEADER = 'x-mcp-tools';
+const READ_ONLY_HEADER = 'x-mcp-read-only';
+const TOOLS_HEADER = 'x-mcp-tools';
 
 export type NarrowingResult = { ok: true; narrowing?: Narrowing } | { ok: false; message: string };
 

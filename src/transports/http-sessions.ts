@@ -38,10 +38,6 @@ export class SessionStore<S extends SessionHandle> {
     this.#options = options;
   }
 
-  get size(): number {
-    return this.#entries.size;
-  }
-
   /** Sessions, live and being initialised, of one client. */
   countOf(client: string): number {
     return this.#perClient.get(client) ?? 0;

@@ -118,7 +118,7 @@ export function checkLine(line: Buffer): LineVerdict {
 }
 
 /** The answer to a line over the limit, which is not read and so has no id (null). */
-export function tooLargeAnswer(bytes: number, maxLineBytes: number): string {
+function tooLargeAnswer(bytes: number, maxLineBytes: number): string {
   return errorAnswer({
     code: INVALID_REQUEST,
     message: `Invalid Request: a line of ${bytes} bytes is over ${maxLineBytes} bytes, the largest message read over stdio; it was discarded unread`,
@@ -131,7 +131,7 @@ export function answerTo(id: RequestId, error: RpcError): string {
 }
 
 /** Answers requests once the server is shutting down (signal): their work would be cut off. */
-export const SHUTTING_DOWN: RpcError = { code: -32000, message: 'Server is shutting down: the request was not handled' };
+const SHUTTING_DOWN: RpcError = { code: -32000, message: 'Server is shutting down: the request was not handled' };
 
 export interface LineFilterOptions {
   /** stdout: where the transport writes, and where the filter answers the lines it does not pass on. */

@@ -1,45 +1,9 @@
-import { readFileSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, relative, sep } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { CATALOGUE } from '../../src/catalogue/catalogue.js';
 import { ENV_VARIABLES, namesOf, variableNamed, type EnvVariable } from '../../src/env-variables.js';
-import { envTable, httpEnvTable, replaceBlock, serverJsonVariables, toolTable, translationNote } from './generated-docs.js';
-
-// `npm run docs` sets UPDATE_DOCS=1 to rewrite the generated parts instead of checking them.
-const update = process.env.UPDATE_DOCS === '1';
-
-describe('generated documentation', () => {
-  it.each([
-    ['tools', 'the catalogue', toolTable],
-    ['env', 'the table of environment variables', envTable],
-    ['env-http', 'the table of environment variables', httpEnvTable],
-    ['translation', 'the translation rules', translationNote],
-  ])('README block %s matches %s', (block, _, generate) => {
-    const readme = readFileSync('README.md', 'utf8');
-    const expected = replaceBlock(readme, block, generate());
-    if (update) writeFileSync('README.md', expected);
-    else expect(readme, `README block ${block} drifted: run \`npm run docs\``).toBe(expected);
-  });
-
-  it('manifest.json lists every catalogue tool with its title', () => {
-    const path = 'manifest.json';
-    const manifest = JSON.parse(readFileSync(path, 'utf8')) as { tools: { name: string; description: string }[] };
-    const catalogueTools = CATALOGUE.map((op) => ({ name: op.name, description: op.title }));
-    const extra = manifest.tools.filter((t) => !CATALOGUE.some((op) => op.name === t.name));
-    const expected = [...catalogueTools, ...extra];
-    if (update) writeFileSync(path, `${JSON.stringify({ ...manifest, tools: expected }, null, 2)}\n`);
-    else expect(manifest.tools).toEqual(expected);
-  });
-});
-
-describe('generated source', () => {
-  it('src/generated/tool-definitions.json is exactly what the source computes', async () => {
-    const { computeToolDefinitions } = await import('../../src/mcp/tool-definitions.js');
-    const path = 'src/generated/tool-definitions.json';
-    const expected = `${JSON.stringify(computeToolDefinitions(), null, 2)}\n`;
-    if (update) writeFileSync(path, expected);
-    else expect(readFileSync(path, 'utf8'), `${path} drifted: run \`npm run docs\``).toBe(expected);
-  });
-});
 
 describe('the icon of the MCP Bundle', () => {
   it('assets/icon.svg is the server icon the source draws, and assets/icon.png a 512 x 512 PNG of it (npm run icons)', async () => {
@@ -54,16 +18,6 @@ describe('the icon of the MCP Bundle', () => {
   });
 });
 
-describe('server.json', () => {
-  it("lists the environment variables from the table of environment variables", () => {
-    const path = 'server.json';
-    const server = JSON.parse(readFileSync(path, 'utf8')) as { packages: { environmentVariables: unknown[] }[] };
-    const expected = { ...server, packages: [{ ...server.packages[0]!, environmentVariables: serverJsonVariables() }] };
-    if (update) writeFileSync(path, `${JSON.stringify(expected, null, 2)}\n`);
-    else expect(server, 'server.json drifted: run `npm run docs`').toEqual(expected);
-  });
-});
-
 describe('versions', () => {
   it('the server, package.json and manifest.json carry the same name and version', async () => {
     const { SERVER_DESCRIPTION, SERVER_NAME, SERVER_VERSION } = await import('../../src/version.js');
@@ -75,35 +29,40 @@ describe('versions', () => {
   });
 });
 
+const MCPB = 'node_modules/@anthropic-ai/mcpb/dist/cli/cli.js';
+
 describe('manifest.json', () => {
-  it('validates with mcpb', async () => {
-    const { execFileSync } = await import('node:child_process');
-    const out = execFileSync(process.execPath, ['node_modules/@anthropic-ai/mcpb/dist/cli/cli.js', 'validate', 'manifest.json'], {
-      encoding: 'utf8',
-    });
+  it('validates with mcpb', () => {
+    const out = execFileSync(process.execPath, [MCPB, 'validate', 'manifest.json'], { encoding: 'utf8' });
     expect(out).toContain('Manifest schema validation passes');
   });
 
-  it('packs into a bundle of the built server alone (dist, package.json, manifest, README)', async () => {
-    const { execFileSync } = await import('node:child_process');
-    const { mkdtempSync, rmSync } = await import('node:fs');
-    const { join } = await import('node:path');
-    const { tmpdir } = await import('node:os');
+  it('packs into a bundle of the built server alone (dist, package.json, manifest, README, icon)', () => {
     const dir = mkdtempSync(join(tmpdir(), 'mcpb-'));
     try {
-      const out = execFileSync(
-        process.execPath,
-        ['node_modules/@anthropic-ai/mcpb/dist/cli/cli.js', 'pack', '.', join(dir, 'svc.mcpb')],
-        { encoding: 'utf8' },
+      // What is in the bundle, read back from it: the log of `pack` groups deep folders and rounds sizes.
+      execFileSync(process.execPath, [MCPB, 'pack', '.', join(dir, 'svc.mcpb')], { encoding: 'utf8' });
+      execFileSync(process.execPath, [MCPB, 'unpack', join(dir, 'svc.mcpb'), join(dir, 'out')], { encoding: 'utf8' });
+      const files = readdirSync(join(dir, 'out'), { recursive: true, withFileTypes: true })
+        .filter((entry) => entry.isFile())
+        .map((entry) => relative(join(dir, 'out'), join(entry.parentPath, entry.name)).split(sep).join('/'));
+      expect(files).toEqual(
+        expect.arrayContaining(['dist/cli.js', 'dist/THIRD_PARTY_NOTICES.txt', 'package.json', 'manifest.json', 'README.md', 'assets/icon.png']),
       );
-      const listed = [...out.matchAll(/^\s+[\d.]+k?B\s+(\S+)$/gm)].map((m) => m[1]!);
-      expect(listed).toEqual(expect.arrayContaining(['dist/cli.js', 'package.json', 'manifest.json', 'README.md']));
-      expect(listed).toContain('assets/icon.png');
-      expect(listed.filter((f) => !/^(dist\/|package\.json$|manifest\.json$|README\.md$|assets\/icon\.png$)/.test(f))).toEqual([]);
-      expect(listed.some((f) => f.endsWith('.map'))).toBe(false);
+      expect(files.filter((f) => !/^(dist\/.+\.js|dist\/THIRD_PARTY_NOTICES\.txt|package\.json|manifest\.json|README\.md|assets\/icon\.png)$/.test(f))).toEqual([]);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
+  });
+
+  it('leaves out whatever else sits in the clone: the tarball of `npm pack`, caches, notes', async () => {
+    // The rules `mcpb pack` applies (its defaults and .mcpbignore), asked about files a clone may hold.
+    const { readMcpbIgnorePatterns, shouldExclude } = await import('@anthropic-ai/mcpb/node');
+    const patterns = readMcpbIgnorePatterns('.');
+    const stray = ['svc-platform-mcp-0.1.0.tgz', '.cache/node-v22/bin/node', '.scratch/try.mjs', 'notes.md', 'coverage/index.html', 'dist/cli.js.map', 'assets/icon.svg'];
+    expect(stray.filter((file) => !shouldExclude(file, patterns))).toEqual([]);
+    const kept = ['dist/cli.js', 'dist/chunks/http-X.js', 'package.json', 'manifest.json', 'README.md', 'assets/icon.png'];
+    expect(kept.filter((file) => shouldExclude(file, patterns))).toEqual([]);
   });
 
   it('maps only variables of the table, sensitive exactly when the table says secret', () => {
@@ -118,6 +77,27 @@ describe('manifest.json', () => {
       const setting = manifest.user_config[key!];
       expect(setting, `user_config.${key} exists`).toBeDefined();
       expect(setting!.sensitive === true, `user_config.${key} (${name}) sensitive`).toBe(variable!.secret === true);
+    }
+  });
+
+  it('gives every optional setting a default, blank for text, so that a host has a value to put in its place', () => {
+    const { user_config: settings } = readManifestSettings();
+    const optional = Object.entries(settings).filter(([, setting]) => setting.required !== true);
+    expect(optional.map(([key]) => key)).toEqual(expect.arrayContaining(['access_key', 'secret_key', 'studio_api_key']));
+    for (const [key, setting] of optional) expect(setting.default, key).toBeDefined();
+    expect(settings.access_key!.default).toBe('');
+  });
+
+  it('asks for numbers within their bounds, yes-or-no settings as booleans, and names each variable', () => {
+    const { user_config: settings, server } = readManifestSettings();
+    expect(settings.timeout_ms).toMatchObject({ type: 'number', default: 30000, min: 1, max: 600000 });
+    expect(settings.read_only).toMatchObject({ type: 'boolean', default: false });
+    expect(settings.confirm_destructive).toMatchObject({ type: 'boolean', default: true });
+    expect(settings.streaming_region).toMatchObject({ type: 'string', default: 'KR' });
+    expect(settings.streaming_region!.description).toContain('KR, SGN or JPN');
+    for (const [name, reference] of Object.entries(server.mcp_config.env)) {
+      const key = /^\$\{user_config\.(\w+)\}$/.exec(reference)![1]!;
+      expect(settings[key]!.description, key).toContain(`(${name})`);
     }
   });
 
@@ -139,6 +119,6 @@ describe('manifest.json', () => {
 function readManifestSettings() {
   return JSON.parse(readFileSync('manifest.json', 'utf8')) as {
     server: { mcp_config: { env: Record<string, string> } };
-    user_config: Record<string, { sensitive?: boolean }>;
+    user_config: Record<string, { sensitive?: boolean; required?: boolean; default?: unknown; description: string }>;
   };
 }

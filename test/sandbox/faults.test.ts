@@ -1,6 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../src/sandbox/index.js';
 import { call, gatewayErrorBody } from './sandbox-client.js';
+import { waitFor } from '../helpers/spawn-http.js';
 
 const TOKENIZER = '/CloudSearch/real/v1/tokenizer';
 
@@ -89,7 +90,7 @@ describe('sandbox faults', () => {
     const other = await startSandbox();
     other.faults.set('*', { latencyMs: 60_000 });
     const pending = call(other, 'GET', TOKENIZER).catch((error: unknown) => error);
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    await waitFor(() => other.requests.entries.length === 1, 5_000, 'the request to arrive');
     const started = performance.now();
     await other.close();
     expect(performance.now() - started).toBeLessThan(2000);

@@ -24,14 +24,16 @@ function config(env: Record<string, string> = {}, flags: string[] = []): Config 
 
 let created = 0;
 let closedServers = 0;
+/** Calls of the `hold` tool under way: each answers when its function is called. */
+const held: (() => void)[] = [];
 /** The low-level Server the transports serve (McpServer's registerTool is handier to write tests with). */
 function createServer(): Server {
   created += 1;
   const server = new McpServer({ name: 'http-test', version: '0.0.0' });
   server.registerTool('echo_length', { description: 'Length of a text', inputSchema: z.object({}) }, () => ({ content: [{ type: 'text', text: 'ok' }] }));
-  server.registerTool('wait', { description: 'Answers after ms milliseconds', inputSchema: z.object({ ms: z.number() }) }, async ({ ms }) => {
-    await new Promise((resolve) => setTimeout(resolve, ms));
-    return { content: [{ type: 'text', text: `waited ${ms}` }] };
+  server.registerTool('hold', { description: 'Answers when the test releases it', inputSchema: z.object({}) }, async () => {
+    await new Promise<void>((resolve) => held.push(resolve));
+    return { content: [{ type: 'text', text: 'released' }] };
   });
   const low = server.server;
   const close = low.close.bind(low);
@@ -51,6 +53,7 @@ async function start(env: Record<string, string> = {}, flags: string[] = [], gra
 }
 
 afterEach(async () => {
+  for (const release of held.splice(0)) release();
   await Promise.all(handles.splice(0).map((h) => h.close()));
   logs.length = 0;
 });
@@ -292,10 +295,15 @@ describe('shutdown (in process)', () => {
   it('lets an in-flight call finish before closing', async () => {
     const handle = await start();
     const { client } = await connectClient(handle.url);
-    const call = client.callTool({ name: 'wait', arguments: { ms: 400 } });
-    await new Promise((resolve) => setTimeout(resolve, 100));
-    const closing = handle.close();
-    expect(await call).toMatchObject({ content: [{ type: 'text', text: 'waited 400' }] });
+    const call = client.callTool({ name: 'hold', arguments: {} });
+    await waitFor(() => held.length === 1, 5_000, 'the call to reach its tool');
+    let closed = false;
+    const closing = handle.close().then(() => (closed = true));
+    // A turn of the event loop for close() to act on the call, were it to cut it short instead of waiting.
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(closed).toBe(false);
+    held.shift()!();
+    expect(await call).toMatchObject({ content: [{ type: 'text', text: 'released' }] });
     await closing;
     await client.close().catch(() => {});
   });
@@ -303,8 +311,8 @@ describe('shutdown (in process)', () => {
   it('bounds the wait by the grace period, then closes anyway', async () => {
     const handle = await start({}, [], 300);
     const { client } = await connectClient(handle.url);
-    const call = client.callTool({ name: 'wait', arguments: { ms: 5_000 } }).catch((error: unknown) => error);
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    const call = client.callTool({ name: 'hold', arguments: {} }).catch((error: unknown) => error);
+    await waitFor(() => held.length === 1, 5_000, 'the call to reach its tool');
     const started = Date.now();
     await handle.close();
     expect(Date.now() - started).toBeLessThan(2_000);

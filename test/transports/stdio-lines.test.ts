@@ -128,7 +128,16 @@ function filterWith(options: { maxLineBytes?: number } = {}) {
   return { output, filter, passed, logged };
 }
 
-const settle = () => new Promise((resolve) => setTimeout(resolve, 30));
+const turn = () => new Promise((resolve) => setImmediate(resolve));
+
+/** Until the filter has handled every line it received (one per turn of the event loop), and a turn more for its last push. */
+async function settled(filter: LineFilter): Promise<void> {
+  for (let turns = 0; !filter.idle; turns += 1) {
+    if (turns > 1000) throw new Error('the filter is still busy after 1000 turns of the event loop');
+    await turn();
+  }
+  await turn();
+}
 
 describe('checkLine agrees with the SDK on every message', () => {
   // Each member absent (undefined) or one of several values, good and bad; every combination is checked.
@@ -162,7 +171,7 @@ describe('LineFilter', () => {
     filter.write('od":"ping"}\r\nnot json\n\n[1]\n{"jsonrpc":"2.0","method":"notifications/initialized"}\n');
     filter.end();
     await once(filter, 'finish');
-    await settle();
+    await settled(filter);
     expect(passed).toEqual([
       '{"jsonrpc":"2.0","id":1,"method":"ping"}',
       '{"jsonrpc":"2.0","id":2,"method":"ping"}',
@@ -178,7 +187,7 @@ describe('LineFilter', () => {
     const { output, filter, passed, logged } = filterWith({ maxLineBytes: 64 });
     filter.write(`{"jsonrpc":"2.0","id":1,"method":"ping","params":{"pad":"${'x'.repeat(100)}`);
     filter.write(`${'x'.repeat(100)}"}}\n{"jsonrpc":"2.0","id":2,"method":"ping"}\n`);
-    await settle();
+    await settled(filter);
     expect(JSON.parse(output.writes[0]!)).toMatchObject({ id: null, error: { code: -32600, message: expect.stringMatching(/over 64 bytes/) } });
     expect(logged).toEqual([{ event: 'stdio_refused', reason: 'too_large', bytes: 260 }]);
     expect(passed).toEqual(['{"jsonrpc":"2.0","id":2,"method":"ping"}']);
@@ -190,13 +199,14 @@ describe('LineFilter', () => {
     output.write('x'.repeat(100)); // over the output's high-water mark: it now needs a drain
     expect(output.writableNeedDrain).toBe(true);
     const accepted = filter.write('{"jsonrpc":"2.0","id":1,"method":"ping"}\n{"jsonrpc":"2.0","id":2,"method":"ping"}\n');
-    await settle();
+    // Turns enough for both lines, were the filter not waiting for the output to drain.
+    for (let i = 0; i < 10; i += 1) await turn();
     expect(passed).toEqual([]);
     // The filter holds the chunk: a pipe from stdin would now be paused.
     expect(accepted).toBe(true);
     expect(filter.writableLength).toBeGreaterThan(0);
     output.release();
-    await settle();
+    await settled(filter);
     expect(passed).toHaveLength(2);
     expect(filter.writableLength).toBe(0);
   });
@@ -207,7 +217,7 @@ describe('LineFilter', () => {
     filter.write('{"jsonrpc":"2.0","id":9,"method":"tools/list"}\n');
     filter.write('{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":1}}\n');
     filter.write('{"jsonrpc":"2.0","id":0,"result":{"action":"accept","content":{}}}\n');
-    await settle();
+    await settled(filter);
     expect(JSON.parse(output.writes[0]!)).toEqual({ jsonrpc: '2.0', id: 9, error: { code: -32000, message: expect.stringMatching(/shutting down/) } });
     expect(passed).toHaveLength(2);
     expect(logged.map((l) => l.reason)).toEqual(['shutting_down']);
@@ -217,7 +227,7 @@ describe('LineFilter', () => {
     const { output, filter } = filterWith();
     output.destroy();
     filter.write('not json\n');
-    await settle();
+    await settled(filter);
     expect(output.writes).toEqual([]);
   });
 });

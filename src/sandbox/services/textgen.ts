@@ -12,7 +12,8 @@ import { tokenize } from '../textgen/tokenizer.js';
 const MODELS: readonly string[] = [TEXTGEN_MODEL];
 
 /**
- * E12, completions: `POST /testapp/v1/completions/:model` with the studio keys (checked by the router).
+ * E12, completions: `POST /testapp/v1/completions/:model` with the studio keys (checked by http-server.ts before
+ * the handler runs).
  * Status codes in textgen/errors.ts. Stateless and deterministic: the same request gives the same answer.
  */
 export function textgenRoutes(): Route[] {

@@ -9,9 +9,9 @@ import { translate } from '../translation/translate.js';
 const SERVICE_NAME = 'svc.nmt.proxy';
 
 /**
- * E3, text translation: `POST /nmt/v1/translation` with the upper-case application key pair (checked by the
- * router). JSON or form bodies; N2MT errors (code table in translation/errors.ts). Stateless: the phrasebook
- * and glossaries are constant data.
+ * E3, text translation: `POST /nmt/v1/translation` with the upper-case application key pair (checked by
+ * http-server.ts before the handler runs). JSON or form bodies; N2MT errors (code table in translation/errors.ts).
+ * Stateless: the phrasebook and glossaries are constant data.
  */
 export function translationRoutes(): Route[] {
   return [routeOf(translateText, handleTranslation)];

@@ -9,8 +9,8 @@ import type { SandboxResponse } from '../types.js';
  * | 20000       | 200  | OK                                                                             |
  * | 40000       | 400  | bad request: body not a JSON object, a field missing, of the wrong type or out |
  * |             |      | of range, or a Content-Type other than application/json                        |
- * | 40100       | 401  | unauthorized: not produced here; the sandbox router checks the studio keys     |
- * |             |      | first and answers a wrong or missing key with the gateway's 401 error body     |
+ * | 40100       | 401  | unauthorized: not produced here; the sandbox's HTTP server checks the studio   |
+ * |             |      | keys first and answers a wrong or missing key with the gateway's 401 body      |
  * | 40400       | 404  | unknown model (only LK-D2 exists)                                              |
  * | 50000       | 500  | internal error of the simulator                                                |
  */

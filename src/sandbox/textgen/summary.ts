@@ -16,7 +16,7 @@ export interface SummaryRequest {
   sentences: number;
 }
 
-export const DEFAULT_SENTENCES = 3;
+const DEFAULT_SENTENCES = 3;
 const MAX_SENTENCES = 50;
 /** Only the head of a prompt is read for the instruction: a summarising instruction is short. */
 const MAX_INSTRUCTION_CHARS = 2000;
@@ -68,7 +68,7 @@ const SPACE = /\s/u;
  * `?` followed by whitespace or the end, at a run of CJK sentence marks, or at a line break. One pass over the text,
  * which stops as soon as `max` sentences are found.
  */
-export function firstSentences(text: string, max: number): string[] {
+function firstSentences(text: string, max: number): string[] {
   const sentences: string[] = [];
   let start = -1;
   const close = (end: number) => {
@@ -92,7 +92,7 @@ export function firstSentences(text: string, max: number): string[] {
 }
 
 /** Says what the simulated summary is, so that nobody takes it for a model's. */
-export const summaryMarker = (count: number) =>
+const summaryMarker = (count: number) =>
   `[simulated summary: ${count === 1 ? 'first sentence' : `first ${count} sentences`} of the input]`;
 
 /**

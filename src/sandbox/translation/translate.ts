@@ -17,7 +17,7 @@ export interface TranslateOptions {
  * Marks text the sandbox did not translate, so that nobody (an agent least of all) takes the source for a
  * translation: it says in words that this is not a translation, and why.
  */
-export const UNTRANSLATED_MARKER = '[not translated by the sandbox: no phrasebook entry] ';
+const UNTRANSLATED_MARKER = '[not translated by the sandbox: no phrasebook entry] ';
 
 type Piece = { kind: 'space' | 'span' | 'known' | 'unknown'; text: string };
 

@@ -49,30 +49,19 @@ for (const mode of ['sessions', 'stateless'] as const) {
       await client.close();
     });
 
-    it('reads resources and gets prompts when the server offers them', async () => {
+    it('offers resources and prompts, and reads and gets them', async () => {
       const { client, transport } = await connectClient(server.url);
-      const capabilities = client.getServerCapabilities() ?? {};
-      if (capabilities.resources) {
-        const { resources } = await client.listResources();
-        expect(resources.map((r) => r.uri)).toEqual(
-          expect.arrayContaining(['svc://search/tokenizer-languages', 'svc://translation/language-pairs']),
-        );
-        const read = await client.readResource({ uri: 'svc://translation/language-pairs' });
-        expect(read.contents.length).toBeGreaterThan(0);
-      } else {
-        // TODO(issue 5): resources are registered by another change (src/mcp/resources); this branch goes
-        // away once createServer offers them, and the assertion above then runs over HTTP too.
-        console.warn('resources capability not offered yet: resource checks skipped');
-      }
-      if (capabilities.prompts) {
-        const { prompts } = await client.listPrompts();
-        expect(prompts.map((p) => p.name)).toContain('translate_and_summarize');
-        const prompt = await client.getPrompt({ name: 'translate_and_summarize', arguments: { text: 'Bonjour', target: 'en' } });
-        expect(prompt.messages.length).toBeGreaterThan(0);
-      } else {
-        // TODO(issue 5): as above, for src/mcp/prompts.
-        console.warn('prompts capability not offered yet: prompt checks skipped');
-      }
+      expect(client.getServerCapabilities()).toMatchObject({ resources: {}, prompts: {} });
+      const { resources } = await client.listResources();
+      expect(resources.map((r) => r.uri)).toEqual(
+        expect.arrayContaining(['svc://search/tokenizer-languages', 'svc://translation/language-pairs']),
+      );
+      const read = await client.readResource({ uri: 'svc://translation/language-pairs' });
+      expect(read.contents.length).toBeGreaterThan(0);
+      const { prompts } = await client.listPrompts();
+      expect(prompts.map((p) => p.name)).toContain('translate_and_summarize');
+      const prompt = await client.getPrompt({ name: 'translate_and_summarize', arguments: { text: 'Bonjour', target: 'en' } });
+      expect(prompt.messages.length).toBeGreaterThan(0);
       if (mode === 'sessions') await transport.terminateSession();
       await client.close();
     });

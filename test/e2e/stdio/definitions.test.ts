@@ -2,7 +2,7 @@ import { expect, it } from 'vitest';
 import { computeToolDefinitions } from '../../../src/mcp/tool-definitions.js';
 import { spawnServer } from '../../helpers/spawn-server.js';
 
-// The bundle must list exactly the definitions the source computes, so that the schema snapshots and invariant
+// The bundle must list exactly the definitions the source computes, so that the generated definitions and invariant
 // tests (run on the source) speak for what ships.
 it('the built server lists exactly the tool definitions the source computes', async () => {
   const server = await spawnServer({});

@@ -117,9 +117,10 @@ it('after SIGTERM, requests the client wrote while stdout was backed up are stil
   // Each answer is some 20 KiB: the server stops reading stdin after the first few, while stdout is backed up.
   const ids = Array.from({ length: 300 }, (_, i) => `list-${i}`);
   server.child.stdin.write(ids.map((id) => `${JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/list' })}\n`).join(''));
-  await new Promise((resolve) => setTimeout(resolve, 300));
+  // The first answers wait unread on this side of the pipe: the server has read some requests, not all.
+  await waitFor(() => server.child.stdout.readableLength > 0, 5_000, 'the first answers');
   server.child.kill('SIGTERM');
-  await new Promise((resolve) => setTimeout(resolve, 300));
+  await waitFor(() => server.stderr().includes('SIGTERM received'), 5_000, 'the signal to be handled');
   server.child.stdout.resume();
   expect(await server.exited).toEqual({ code: 0, signal: null });
   const answers = ids.map((id) => server.messages.find((m) => m.id === id));

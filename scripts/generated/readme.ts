@@ -1,5 +1,6 @@
+// The README's generated blocks (between `<!-- name:start -->` and `<!-- name:end -->`), written by
+// `npm run generate` and compared by test/docs/generated.test.ts.
 import { CATALOGUE } from '../../src/catalogue/catalogue.js';
-import { SERVICES, SERVICE_NAMES } from '../../src/catalogue/types.js';
 import type { Operation } from '../../src/catalogue/types.js';
 import {
   BASIS_MEANINGS,
@@ -9,7 +10,16 @@ import {
   TEXT_LIMIT,
   directionCounts,
 } from '../../src/catalogue/translation-rules.js';
-import { ENV_GROUPS, ENV_VARIABLES, namesOf, placeholderOf, readableDefault, type EnvVariable } from '../../src/env-variables.js';
+import {
+  ENV_GROUPS,
+  ENV_VARIABLES,
+  inWords,
+  namesOf,
+  pairedWith,
+  placeholderOf,
+  readableDefault,
+  type EnvVariable,
+} from '../../src/env-variables.js';
 
 const AUTH: Record<Operation['auth'], string> = {
   'gateway-signature': 'signature',
@@ -84,35 +94,27 @@ function defaultCell(v: EnvVariable, unset: string): string {
 
 const code = (values: readonly string[]) => values.map((value) => `\`${value}\``).join(', ');
 
-/** The meaning, its values, then the details; names of variables in the (plain-text) meaning become code. */
+/** A bound with its value in words: `600000` (10 min). */
+const bound = (n: number, v: EnvVariable) => {
+  const words = inWords(n, v.unit);
+  return `\`${n}\`${words ? ` (${words})` : ''}`;
+};
+
+/**
+ * The meaning, its values or bounds, its pair, then the details; names of variables in the (plain-text) meaning
+ * become code.
+ */
 function meaningCell(v: EnvVariable): string {
   const names = new Set(ENV_VARIABLES.flatMap((other) => namesOf(other)));
   let text = v.meaning.replace(/\b[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+\b/g, (word) => (names.has(word) ? `\`${word}\`` : word));
   if (v.values) text += `; ${placeholderOf(v)} is ${code(v.values)}`;
   if (v.choices ?? v.listOf) text += `: ${code(v.choices ?? v.listOf!)}`;
+  if (v.range) text += `; from ${bound(v.range[0], v)} to ${bound(v.range[1], v)}`;
+  const partner = pairedWith(v.name);
+  if (partner) text += `; set together with \`${partner}\``;
   // Cells of the README's tables end without a full stop.
   if (v.details) text += `. ${v.details.replace(/\.$/, '')}`;
   return text;
-}
-
-/** server.json's environment variables (MCP Registry format), from the table of environment variables. */
-export function serverJsonVariables(): Record<string, unknown>[] {
-  return (ENV_VARIABLES as readonly EnvVariable[]).flatMap((v) => {
-    const common = {
-      ...(v.secret ? { isSecret: true } : {}),
-      ...(v.default !== undefined ? { default: v.default } : {}),
-      ...(v.choices ? { choices: [...v.choices] } : {}),
-    };
-    if (v.name !== 'SVC_<SERVICE>_URL') return [{ name: v.name, description: v.meaning, ...common }];
-    return SERVICES.map((service) => {
-      const ops = CATALOGUE.filter((op) => op.service === service).map((op) => op.id);
-      return {
-        name: v.name.replace('<SERVICE>', service.toUpperCase()),
-        description: `origin of ${SERVICE_NAMES[service]} (${ops.join(', ')}) when it differs from SVC_GATEWAY_URL; a path prefix is allowed`,
-        ...common,
-      };
-    });
-  });
 }
 
 /**
