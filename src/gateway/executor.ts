@@ -107,10 +107,10 @@ async function run<Op extends AnyOperation>(
   try {
     const call = prepared();
     const deadline = Math.min(started + deps.config.timeoutMs, options.deadline?.at ?? Infinity);
-    const timeoutLabel =
-      options.deadline && options.deadline.at < started + deps.config.timeoutMs
-        ? `the call's deadline (${options.deadline.setting})`
-        : `${deps.config.timeoutMs} ms (SVC_TIMEOUT_MS)`;
+    // SVC_TIMEOUT_MS counts from the call's start, its wait for a place included; another deadline (the workflow's)
+    // is named as such.
+    const ownDeadline = options.deadline && options.deadline.setting !== 'SVC_TIMEOUT_MS' && options.deadline.at < started + deps.config.timeoutMs;
+    const timeoutLabel = ownDeadline ? `the call's deadline (${options.deadline!.setting})` : `${deps.config.timeoutMs} ms (SVC_TIMEOUT_MS)`;
     // What this call sends that is secret: its keys, and each attempt's signature. An upstream that echoes them is
     // cleaned before any excerpt is cut from its answer, so that no part of one survives.
     const sent = new Set(secretsOf(call.credential));
