@@ -223,17 +223,20 @@ export class LineFilter extends Transform {
     return this.#output.writableNeedDrain && this.#writable();
   }
 
-  /** Goes on when stdout drains, or fails (then nothing waits for it any more). */
   #afterDrain(go: () => void): void {
-    const output = this.#output;
-    const resume = () => {
-      output.off('drain', resume);
-      output.off('close', resume);
-      output.off('error', resume);
-      go();
-    };
-    output.on('drain', resume);
-    output.on('close', resume);
-    output.on('error', resume);
+    afterDrain(this.#output, go);
   }
+}
+
+/** Goes on when the output drains, or fails or closes (then nothing waits for it any more). */
+export function afterDrain(output: Writable, go: () => void): void {
+  const resume = () => {
+    output.off('drain', resume);
+    output.off('close', resume);
+    output.off('error', resume);
+    go();
+  };
+  output.on('drain', resume);
+  output.on('close', resume);
+  output.on('error', resume);
 }

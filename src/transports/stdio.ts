@@ -5,7 +5,7 @@ import type { Calls } from '../gateway/calls.js';
 import type { ServerFactory } from '../server.js';
 import { toLegacyWire } from './legacy-wire.js';
 import { finishInFlight, until } from './shutdown.js';
-import { LineFilter, STDIO_MAX_LINE_BYTES, type RequestId } from './stdio-lines.js';
+import { LineFilter, STDIO_MAX_LINE_BYTES, afterDrain, type RequestId } from './stdio-lines.js';
 
 export interface StdioRuntime {
   log(line: string): void;
@@ -151,17 +151,7 @@ class StdioTransport implements Transport {
     if (m.method === undefined && m.id !== undefined) this.#closed(m.id);
     if (!output.write(`${JSON.stringify(this.#legacy ? toLegacyWire(message) : message)}\n`)) {
       // Back-pressure: the next message waits until stdout drains (or is gone).
-      await new Promise<void>((resolve) => {
-        const done = () => {
-          output.off('drain', done);
-          output.off('close', done);
-          output.off('error', done);
-          resolve();
-        };
-        output.on('drain', done);
-        output.on('close', done);
-        output.on('error', done);
-      });
+      await new Promise<void>((resolve) => afterDrain(output, resolve));
     }
   }
 
