@@ -20,7 +20,7 @@ export interface ConfirmationState {
 }
 
 /** A user typing an id into a form can take a while; a form left open longer ends the call. */
-export const CONFIRMATION_TIMEOUT_MS = 5 * 60_000;
+const CONFIRMATION_TIMEOUT_MS = 5 * 60_000;
 
 /** The key of the form in `inputRequests` / `inputResponses`. */
 const FORM = 'confirmation';
