@@ -56,8 +56,12 @@ const REQUEST_MEMBERS = new Set(['jsonrpc', 'id', 'method', 'params']);
 /**
  * A request or notification of the everyday shape, which the SDK's schema is sure to accept (given that
  * invalidMessage let it through): checked by hand, since the schema costs more than the rest of reading a line.
- * Anything else (responses, unusual `_meta`) is left to the schema.
+ * `_meta` is an open object whose only checked members are progressToken and the related-task key: other keys (the
+ * 2026-07-28 envelope of every request among them) pass. Anything else (responses, the related-task key) is left to
+ * the schema.
  */
+const RELATED_TASK = 'io.modelcontextprotocol/related-task';
+
 function plainRequest(message: unknown): boolean {
   const m = message as Record<string, unknown>;
   if (typeof m.method !== 'string') return false;
@@ -67,7 +71,8 @@ function plainRequest(message: unknown): boolean {
   const meta = m.params._meta;
   if (meta === undefined) return !('_meta' in m.params);
   if (!isPlainObject(meta)) return false;
-  for (const key in meta) if (key !== 'progressToken') return false;
+  if (RELATED_TASK in meta) return false;
+  if (!('progressToken' in meta)) return true;
   const token = meta.progressToken;
   return typeof token === 'string' || (typeof token === 'number' && Number.isInteger(token));
 }

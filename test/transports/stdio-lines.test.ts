@@ -1,7 +1,7 @@
 import { once } from 'node:events';
 import { Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { JSONRPCMessageSchema } from '@modelcontextprotocol/sdk/types.js';
+import { specTypeSchemas } from '@modelcontextprotocol/server';
 import { invalidMessage } from '../../src/transports/jsonrpc-check.js';
 import { LineFilter, LineSplitter, checkLine, type LineEvent } from '../../src/transports/stdio-lines.js';
 
@@ -144,6 +144,8 @@ describe('checkLine agrees with the SDK on every message', () => {
   const ids = [undefined, 1, 'a', 1.5, null, { x: 1 }];
   const methods = [undefined, 'tools/call', 3];
   const metas = [undefined, null, [], {}, { progressToken: 't' }, { progressToken: 7 }, { progressToken: 1.5 }, { progressToken: null },
+    { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {} },
+    { 'io.modelcontextprotocol/protocolVersion': 5, progressToken: 'p' }, { progressToken: undefined },
     { progressToken: 't', other: 1 }, { 'io.modelcontextprotocol/related-task': { taskId: 1 } }, { 'io.modelcontextprotocol/related-task': { taskId: 'k' } }];
   const paramsOf = (meta: unknown) => [undefined, null, [], 'p', {}, { name: 'x', arguments: {} }, { _meta: meta, name: 'x' }];
   const extras = [{}, { extra: 1 }, { result: {} }, { error: { code: 1, message: 'm' } }];
@@ -155,7 +157,7 @@ describe('checkLine agrees with the SDK on every message', () => {
       if (id !== undefined) message.id = id;
       if (method !== undefined) message.method = method;
       if (params !== undefined) message.params = params;
-      const sdkReads = invalidMessage(message) === undefined && JSONRPCMessageSchema.safeParse(message).success;
+      const sdkReads = invalidMessage(message) === undefined && !specTypeSchemas.JSONRPCMessage['~standard'].validate(message).issues;
       const verdict = checkLine(Buffer.from(JSON.stringify(message)));
       expect(verdict.kind, JSON.stringify(message)).toBe(sdkReads ? 'pass' : 'answer');
       checked += 1;
