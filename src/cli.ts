@@ -1,5 +1,4 @@
 #!/usr/bin/env node
-import { randomUUID } from 'node:crypto';
 import { ConfigError, parseCommand, usage, type Config } from './config.js';
 import { createUpstream } from './gateway/http.js';
 import { SERVER_VERSION, createServerFactory, type ServerDeps } from './server.js';
@@ -46,11 +45,16 @@ async function main(): Promise<void> {
   }
 
   const upstream = createUpstream(config);
-  const deps: ServerDeps = { upstream, now: Date.now, randomId: randomUUID, random: Math.random, log };
+  // Web Crypto's randomUUID: node:crypto is loaded with the first signature, not at every start.
+  const deps: ServerDeps = { upstream, now: Date.now, randomId: () => globalThis.crypto.randomUUID(), random: Math.random, log };
   const createServer = createServerFactory(config, deps);
-  // undici is loaded on the first upstream call; hosts send initialize and tools/list at once and the first tool
-  // call only after the model has thought, so load it in that idle time.
-  setTimeout(() => upstream.warmUp(), WARM_UP_AFTER_MS).unref();
+  // undici and the call pipeline are loaded on the first call; hosts send initialize and tools/list at once and the
+  // first tool call only after the model has thought, so load them in that idle time.
+  setTimeout(() => {
+    upstream.warmUp();
+    void import('./gateway/pipeline.js');
+    void import('./mcp/workflow-run.js');
+  }, WARM_UP_AFTER_MS).unref();
 
   if (config.transport === 'http') {
     const { serveHttp } = await import('./transports/http.js');

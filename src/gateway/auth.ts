@@ -1,4 +1,6 @@
-import { createHmac } from 'node:crypto';
+
+/** node:crypto, loaded with the first signature: a start (initialize, tools/list) does not need it. */
+const nodeCrypto = () => process.getBuiltinModule('node:crypto');
 
 /** The vendor token of every header name lives here and nowhere else. */
 const VENDOR = 'svc';
@@ -58,7 +60,7 @@ export function signatureV2(
   accessKey: string,
 ): string {
   const message = `${method.toUpperCase()} ${uri}\n${timestamp}\n${accessKey}`;
-  return createHmac('sha256', secretKey).update(message, 'utf8').digest('base64');
+  return nodeCrypto().createHmac('sha256', secretKey).update(message, 'utf8').digest('base64');
 }
 
 export interface SigningContext {

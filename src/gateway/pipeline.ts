@@ -7,13 +7,9 @@ import { ToolFailure, type CallMeta } from './errors.js';
 import { executePrepared, prepare, signRequest, type ExecutorDeps } from './executor.js';
 import { shortenToFit, shortenedNote } from './result-size.js';
 import { takeSafetyArgs } from './safety-args.js';
+import { errorResult, type ToolResult } from './tool-result.js';
 
-/** A tool result as MCP carries it. The gateway knows nothing of the SDK: the MCP layer returns this as it is. */
-export interface ToolResult {
-  content: { type: 'text'; text: string }[];
-  structuredContent?: Record<string, unknown>;
-  isError?: boolean;
-}
+export { errorResult, type ToolResult } from './tool-result.js';
 
 /** A message for the client while a call runs (a retry and its wait, an upstream deprecation): MCP logging. */
 export type Note = (level: 'info' | 'notice' | 'warning', message: string) => void;
@@ -158,10 +154,6 @@ export async function runCall(
   }
   frame.log({ tool, outcome: logged, durationMs: frame.now() - started, attempts: meta?.attempts ?? 0, httpStatus: meta?.status });
   return outcome;
-}
-
-export function errorResult(text: string): ToolResult {
-  return { content: [{ type: 'text', text }], isError: true };
 }
 
 const bytes = (text: string) => Buffer.byteLength(text, 'utf8');

@@ -1,4 +1,3 @@
-import { createHash, randomBytes } from 'node:crypto';
 import {
   SdkError,
   SdkErrorCode,
@@ -32,7 +31,7 @@ const FORM = 'confirmation';
  */
 export function confirmationCodec(key: string | undefined): RequestStateCodec<ConfirmationState> {
   return createRequestStateCodec<ConfirmationState>({
-    key: key ?? randomBytes(32),
+    key: key ?? globalThis.crypto.getRandomValues(new Uint8Array(32)),
     ttlSeconds: CONFIRMATION_TIMEOUT_MS / 1000,
   });
 }
@@ -118,7 +117,7 @@ function formAnswer(ctx: ServerContext, field: string): FormAnswer {
 
 /** The tool and its validated arguments, in a stable order: what a confirmation holds for. */
 function digest(request: ConfirmationRequest): string {
-  return createHash('sha256').update(`${request.tool}\0${stableJson(request.args)}`).digest('base64url');
+  return process.getBuiltinModule('node:crypto').createHash('sha256').update(`${request.tool}\0${stableJson(request.args)}`).digest('base64url');
 }
 
 function stableJson(value: unknown): string {

@@ -10,7 +10,8 @@ import {
   type ServerContext,
   type Tool,
 } from '@modelcontextprotocol/server';
-import { errorResult, type CallHooks, type ToolOutcome, type ToolResult } from '../gateway/pipeline.js';
+import type { CallHooks, ToolOutcome } from '../gateway/pipeline.js';
+import { errorResult, type ToolResult } from '../gateway/tool-result.js';
 import { confirmHook, showsForms, type ConfirmationState } from './confirmation.js';
 import { noteFor } from './logging.js';
 import { whyDisabled, type ToolFacts, type ToolPolicy } from './tool-policy.js';
