@@ -127,7 +127,9 @@ export async function runCall(
   const started = frame.now();
   const { signal, done } = frame.calls.open(hooks.signal);
   let release: (() => void) | undefined;
-  const admit: Admit = async (s, deadline = { at: started + frame.deps.config.timeoutMs, setting: 'SVC_TIMEOUT_MS' }) => {
+  // SVC_TIMEOUT_MS counts from the moment the call asks for its place: its wait for one counts, its user's time with a
+  // confirmation form (before it asks) does not.
+  const admit: Admit = async (s, deadline = { at: frame.now() + frame.deps.config.timeoutMs, setting: 'SVC_TIMEOUT_MS' }) => {
     release ??= await frame.calls.admit(s, { client: hooks.client, deadline, now: frame.now });
     return deadline;
   };

@@ -184,17 +184,21 @@ function told(value: unknown, max = 500): string {
   return snippet(typeof value === 'string' ? value : JSON.stringify(value), max);
 }
 
+/** The HTTP status after an upstream's own code and words, where it adds something (not a 2xx). */
+const httpNote = (status: number) => (status >= 200 && status < 300 ? '' : ` (HTTP ${status})`);
+
 /** `{"error":{"errorCode","message","details"}}`, the gateway's error body. */
 function gatewayError(body: Json): ((status: number) => ToolFailure) | undefined {
   const error = body.error;
   if (!isObject(error) || error.errorCode === undefined) return undefined;
   const code = told(error.errorCode, 40);
-  const meaning = GATEWAY_ERROR_CODES[code];
+  // One code and the upstream's own words; the code's meaning only when the upstream gave none.
+  const said = told(error.message) || GATEWAY_ERROR_CODES[code] || '(no message)';
   const details = error.details ? ` Details: ${told(error.details)}` : '';
   return (status) =>
     new ToolFailure(
       'upstream_error',
-      `gateway error ${code}${meaning ? ` (${meaning})` : ''}, HTTP ${status}: ${told(error.message)}.${details}`,
+      `gateway error ${code}: ${said.replace(/\.$/, '')}.${details}${httpNote(status)}`,
       { httpStatus: status, upstreamCode: code, retryable: RETRYABLE_GATEWAY_CODES.has(code) || status === 429 },
     );
 }
@@ -216,7 +220,7 @@ function httpFailure(res: RawResponse, body: Body): ToolFailure {
   }
   const own = isObject(parsed) ? ownError(parsed) : body.kind === 'text' && body.status ? ownError({ status: body.status }) : undefined;
   if (own) {
-    return new ToolFailure('upstream_error', `upstream error ${own.code}, HTTP ${res.status}: ${own.message}`, {
+    return new ToolFailure('upstream_error', `upstream error ${own.code}: ${own.message}${httpNote(res.status)}`, {
       ...retry,
       httpStatus: res.status,
       upstreamCode: own.code,
@@ -268,7 +272,7 @@ function checkEnvelope(op: AnyOperation, body: Json, status: number): void {
   const said = (path.length > 1 ? [holder.name, holder.message] : [holder.message]).filter((v) => v !== undefined && v !== null && v !== '').map((v) => told(v));
   const { [key]: _, ...others } = path.length === 1 ? body : holder;
   const message = said.length > 0 ? said.join(': ') : Object.keys(others).length > 0 ? told(others) : '(the answer says nothing more)';
-  throw new ToolFailure('upstream_error', `upstream error ${code}, HTTP ${status}: ${message}`, {
+  throw new ToolFailure('upstream_error', `upstream error ${code}: ${message}${httpNote(status)}`, {
     httpStatus: status,
     upstreamCode: code,
     refused: true,

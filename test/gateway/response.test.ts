@@ -185,7 +185,7 @@ describe('integers beyond 2^53 are handed on exactly', () => {
 describe('documented failure codes in a 2xx answer', () => {
   it('E15 code other than SUCCESS is a refusal that says what the body says', () => {
     const error = failure(migrateKey, json({ code: 'FAIL', data: { reason: 'exists' } }));
-    expect(error.message).toBe('upstream error FAIL, HTTP 200: {"data":{"reason":"exists"}}');
+    expect(error.message).toBe('upstream error FAIL: {"data":{"reason":"exists"}}');
     expect(error.refused).toBe(true);
     expect(error.upstreamCode).toBe('FAIL');
   });
@@ -207,14 +207,14 @@ describe('E5 answers in JSONP and XML: their maps status decides', () => {
     const error = failure(reverseGeocode, jsonp({ status: { code: 100, name: 'invalid request', message: 'bad coords' } }));
     expect(error.code).toBe('upstream_error');
     expect(error.upstreamCode).toBe('100');
-    expect(error.message).toBe('upstream error 100, HTTP 200: invalid request: bad coords');
+    expect(error.message).toBe('upstream error 100: invalid request: bad coords');
   });
 
   it('JSONP and XML at HTTP 400 keep the maps code', () => {
     const fromJsonp = failure(reverseGeocode, jsonp({ status: { code: 100, name: 'invalid request', message: 'bad coords' } }, 400));
     expect([fromJsonp.code, fromJsonp.upstreamCode, fromJsonp.httpStatus]).toEqual(['upstream_error', '100', 400]);
     const fromXml = failure(reverseGeocode, xml(100, 400));
-    expect([fromXml.code, fromXml.upstreamCode, fromXml.message]).toEqual(['upstream_error', '100', 'upstream error 100, HTTP 400: invalid request: coords & more']);
+    expect([fromXml.code, fromXml.upstreamCode, fromXml.message]).toEqual(['upstream_error', '100', 'upstream error 100: invalid request: coords & more (HTTP 400)']);
   });
 
   it('XML with status 900 at HTTP 200 is an error; status 0 and 3 are answers, passed on as text', () => {
@@ -245,5 +245,13 @@ describe('other answers', () => {
     const error = failure(listProducts, { status: 503, contentType: 'text/plain', text: 'busy', retryAfterMs: 7000 } as never);
     expect(error.message).toBe('upstream answered HTTP 503: busy. The upstream asked to retry after 7 s.');
     expect(error.retryable).toBe(true);
+  });
+
+  it('a gateway error: one code and the upstream\'s words, the HTTP status after them; the code\'s meaning only without words', () => {
+    const body = (error: object) => ({ status: 409, contentType: 'application/json', text: JSON.stringify({ error }) }) as never;
+    expect(failure(createMethodResponse, body({ errorCode: '100', message: 'Bad Request Exception' })).message).toBe(
+      'gateway error 100: Bad Request Exception. (HTTP 409)',
+    );
+    expect(failure(createMethodResponse, body({ errorCode: '100' })).message).toBe('gateway error 100: bad request. (HTTP 409)');
   });
 });

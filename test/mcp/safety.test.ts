@@ -218,6 +218,25 @@ describe('confirmation of destructive calls, by a client that shows forms', () =
     }
   });
 
+  it('the time a user takes with the form does not count toward SVC_TIMEOUT_MS', async () => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    try {
+      const h = await server({
+        env: { SVC_TIMEOUT_MS: '1000' },
+        elicit: () => {
+          // The user takes two seconds, twice the call's timeout, to type the id.
+          vi.setSystemTime(Date.now() + 2000);
+          return { action: 'accept', content: { serviceId: 'rcs-home-feed' } };
+        },
+      });
+      const result = await call(h, 'recommendation_delete_service', { serviceId: 'rcs-home-feed' });
+      expect(result.isError, text(result)).toBeFalsy();
+      expect(sent(h)).toBe(1);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
   it('sends nothing when the form cannot be shown', async () => {
     const h = await server({
       elicit: () => {
