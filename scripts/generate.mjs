@@ -1,7 +1,7 @@
 // `npm run generate`: writes every file, or part of one, that is made from the source (scripts/generated/index.ts):
-// src/generated/tool-definitions.json, the README's generated blocks, manifest.json's settings and tools, and
-// server.json's environment variables. The tests only compare (test/docs/generated.test.ts). The TypeScript
-// sources are bundled to a temporary module first, as the build does (esbuild), and imported from there.
+// src/generated/tool-definitions.json, the generated blocks of README.md and docs/*.md, manifest.json's settings
+// and tools, and server.json's environment variables. The tests only compare (test/docs/generated.test.ts). The
+// TypeScript sources are bundled to a temporary module first, as the build does (esbuild), and imported from there.
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';

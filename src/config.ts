@@ -243,7 +243,7 @@ function buildConfig(flags: Flags, env: Env): Config {
     throw new ConfigError(`refusing to bind ${host} (not loopback) without SVC_MCP_AUTH_TOKEN`);
   }
   // On loopback too: a local reverse proxy brings the whole network there, and the failure back-off cannot tell its
-  // clients apart (see README, Limits), so the token's length is what stands against guessing.
+  // clients apart (docs/http.md, Limits), so the token's length is what stands against guessing.
   if (flags.http && authToken !== undefined && authToken.length < MIN_TOKEN_LENGTH) {
     throw new ConfigError(
       `SVC_MCP_AUTH_TOKEN must be at least ${MIN_TOKEN_LENGTH} characters (it has ${authToken.length}): generate one with \`openssl rand -hex 32\``,

@@ -2,7 +2,7 @@ import * as z from 'zod';
 
 /**
  * Bounds of this server's own where the spec sets none, so that no argument can be of any size: generous for any
- * real use, and stated in the README ("Limits") as the server's, not the platform's.
+ * real use, and stated in docs/tools.md ("Server limits where the spec sets none") as the server's, not the platform's.
  */
 export const SERVER_LIMITS = {
   /** E12 `text`. */

@@ -76,7 +76,7 @@ export function directionBasis(source: LanguageCode, target: LanguageCode): Dire
   return TABLE[source] ? 'ruled out' : 'not documented';
 }
 
-/** Each basis in plain words, for an agent that never sees the spec: the resource and the README say these. */
+/** Each basis in plain words, for an agent that never sees the spec: the resource and docs/tools.md say these. */
 export const BASIS_MEANINGS: Readonly<Record<Exclude<DirectionBasis, 'ruled out'>, string>> = {
   documented: 'the translation service documents this direction',
   'documented in reverse': 'the service documents the opposite direction, and its language pairs work both ways',
@@ -87,7 +87,7 @@ export const BASIS_MEANINGS: Readonly<Record<Exclude<DirectionBasis, 'ruled out'
 /** The sources whose directions the service documents: from them, only documented directions and reverses are sent. */
 const DOCUMENTED_SOURCES = LANGUAGE_CODES.filter((code) => TABLE[code] !== undefined);
 
-/** Rule 3's pairs and rule 4's directions in words, for refusals, notes and the README. */
+/** Rule 3's pairs and rule 4's directions in words, for refusals, notes and docs/tools.md. */
 export const GLOSSARY_PAIRS_WORDS = `${RULE_3.map(([a, others]) => `${a} with ${others.join(', ')}`).join('; ')} (both ways)`;
 export const HONORIFIC_WORDS = [...new Set(RULE_4.map(([, t]) => t))]
   .map((target) => `${RULE_4.filter(([, t]) => t === target).map(([s]) => s).join(', ')} -> ${target}`)
@@ -279,7 +279,7 @@ export function directionCounts(): { total: number } & Record<Exclude<DirectionB
   };
 }
 
-/** Which directions are refused, in words: the resource's notes and the README say this. */
+/** Which directions are refused, in words: the resource's notes and docs/tools.md say this. */
 export const REFUSED_DIRECTIONS =
   'the same language as source and target, and, from a source whose directions the service documents ' +
   `(${DOCUMENTED_SOURCES.join(', ')}), a target neither documented nor documented in reverse`;

@@ -8,8 +8,8 @@ import { isLoopback } from '../util/loopback.js';
  * peer, or, when the peer is a reverse proxy listed in SVC_MCP_TRUSTED_PROXIES, the address that proxy reports
  * in X-Forwarded-For. An IPv6 client is its /64 (one host usually owns a whole /64).
  *
- * A loopback address names no client: it is a local reverse proxy relaying everyone (nginx in README
- * "Deploying") or a process on this host, which a per-address limit cannot tell apart. Such requests have no
+ * A loopback address names no client: it is a local reverse proxy relaying everyone (nginx in
+ * docs/deploying.md) or a process on this host, which a per-address limit cannot tell apart. Such requests have no
  * key and only the server-wide limits apply to them.
  */
 

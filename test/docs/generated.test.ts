@@ -11,8 +11,15 @@ const read = (path: string) => readFileSync(path, 'utf8');
 const files = generatedFiles(read);
 
 describe('generated files', () => {
-  it('are the tool definitions, the README, manifest.json and server.json', () => {
-    expect(files.map((f) => f.path)).toEqual(['src/generated/tool-definitions.json', 'README.md', 'manifest.json', 'server.json']);
+  it('are the tool definitions, the README, the docs pages with generated blocks, manifest.json and server.json', () => {
+    expect(files.map((f) => f.path)).toEqual([
+      'src/generated/tool-definitions.json',
+      'README.md',
+      'docs/http.md',
+      'docs/tools.md',
+      'manifest.json',
+      'server.json',
+    ]);
   });
 
   it.each(files.map((f) => [f.path, f.content] as const))('%s is what the source makes (else: npm run generate)', (path, content) => {

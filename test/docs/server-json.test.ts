@@ -14,7 +14,7 @@ import { SECRET_VARIABLES } from '../helpers/secret-variables.js';
  * ../shared/vendor/mcp-registry/, or wherever MCP_REGISTRY_SCHEMA points; without it the schema tests fail.
  */
 
-// The server.json schema release we follow; bump it together with `$schema` in server.json and the README.
+// The server.json schema release we follow; bump it together with `$schema` in server.json and docs/publishing.md.
 const SCHEMA_VERSION = '2025-12-11';
 const SCHEMA_URL = `https://static.modelcontextprotocol.io/schemas/${SCHEMA_VERSION}/server.schema.json`;
 
@@ -61,12 +61,12 @@ const serve = (env: Env) => {
   return command.config;
 };
 
-/** The ```json block of the README that shows an operator's `remotes` entry. */
-function readmeRemoteExample(): { remotes: { type: string; url: string; headers: (EnvironmentVariable & { value: string })[] }[] } {
-  const readme = readFileSync(resolve(repo, 'README.md'), 'utf8');
-  const block = [...readme.matchAll(/```json\n([\s\S]*?)```/g)].map((m) => m[1]!).find((text) => text.includes('"remotes"'));
-  if (!block) throw new Error('README has no ```json block with a "remotes" entry');
-  return JSON.parse(block) as ReturnType<typeof readmeRemoteExample>;
+/** The ```json block of docs/publishing.md that shows an operator's `remotes` entry. */
+function remoteExample(): { remotes: { type: string; url: string; headers: (EnvironmentVariable & { value: string })[] }[] } {
+  const page = readFileSync(resolve(repo, 'docs', 'publishing.md'), 'utf8');
+  const block = [...page.matchAll(/```json\n([\s\S]*?)```/g)].map((m) => m[1]!).find((text) => text.includes('"remotes"'));
+  if (!block) throw new Error('docs/publishing.md has no ```json block with a "remotes" entry');
+  return JSON.parse(block) as ReturnType<typeof remoteExample>;
 }
 
 describe('server.json', () => {
@@ -111,9 +111,9 @@ describe('server.json', () => {
     }
   });
 
-  it('has no remotes (no public deployment); the README shows an operator how to add theirs', () => {
+  it('has no remotes (no public deployment); docs/publishing.md shows an operator how to add theirs', () => {
     expect(server.remotes).toBeUndefined();
-    const [remote] = readmeRemoteExample().remotes;
+    const [remote] = remoteExample().remotes;
     expect(remote).toMatchObject({ type: 'streamable-http' });
     expect(new URL(remote!.url).pathname).toBe('/mcp');
     const authorization = remote!.headers.find((h) => h.name === 'Authorization');
@@ -144,9 +144,9 @@ describe(`server.json against the registry's ${SCHEMA_VERSION} schema at ${schem
     expect(validate({ ...server, packages: [{ ...npmPackage, transport: { type: 'carrier-pigeon' } }] })).toBe(false);
   });
 
-  it("validates server.json with the README's remotes entry added", () => {
+  it("validates server.json with docs/publishing.md's remotes entry added", () => {
     const validate = validator();
-    const withRemote = { ...server, remotes: readmeRemoteExample().remotes };
+    const withRemote = { ...server, remotes: remoteExample().remotes };
     expect(validate(withRemote), JSON.stringify(validate.errors, null, 2)).toBe(true);
   });
 });

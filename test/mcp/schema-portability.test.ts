@@ -2,8 +2,8 @@
  * Portability of the published input schemas. The tools, as an MCP client lists them from the real server, go through
  * the MCP tool conversion of three client libraries (development dependencies), wired the way their users wire them,
  * and the request each library would send to its model API is read off a local capture server. Every tool must arrive
- * with every argument and every constraint, except the rejections listed with their reason in README.md's "Client
- * compatibility" table, which this test reads: the list is kept in that one place.
+ * with every argument and every constraint, except the rejections listed with their reason in docs/tools.md's "Input
+ * schemas in client libraries" table, which this test reads: the list is kept in that one place.
  */
 import { createServer, type Server } from 'node:http';
 import { readFileSync } from 'node:fs';
@@ -22,7 +22,7 @@ type ConverterId = (typeof CONVERTERS)[number];
 
 const CONVERTERS = ['openai-strict', 'gemini-mcp', 'gemini-schema', 'anthropic'] as const;
 
-/** Keywords a converter drops by design (said in the README), so not reported as lost constraints. */
+/** Keywords a converter drops by design (said in docs/tools.md), so not reported as lost constraints. */
 const DROPPED_BY_DESIGN: Record<ConverterId, string[]> = {
   'openai-strict': [],
   'gemini-mcp': [],
@@ -60,11 +60,11 @@ const GEMINI_SCHEMA_FIELDS = Object.keys({
   type: true,
 } satisfies Record<keyof Schema, true>);
 
-/** README.md's table of expected rejections: converter, tool, reason. */
+/** docs/tools.md's table of expected rejections: converter, tool, reason. */
 function expectedRejections(): { converter: string; tool: string; reason: string }[] {
-  const readme = readFileSync('README.md', 'utf8');
-  const block = /<!-- portability:start -->\n([\s\S]*?)<!-- portability:end -->/.exec(readme);
-  if (!block) throw new Error('README.md has no portability block');
+  const page = readFileSync('docs/tools.md', 'utf8');
+  const block = /<!-- portability:start -->\n([\s\S]*?)<!-- portability:end -->/.exec(page);
+  if (!block) throw new Error('docs/tools.md has no portability block');
   const rows = block[1]!.split('\n').filter((line) => line.startsWith('|')).slice(2);
   return rows.map((row) => {
     const match = /^\|\s*`([^`]+)`\s*\|\s*`([^`]+)`[^|]*\|\s*(.*?)\s*\|$/.exec(row);
@@ -277,7 +277,7 @@ describe('published input schemas through the client libraries', () => {
     await harness?.close();
   });
 
-  it('README lists known converters and tools, each with a reason', () => {
+  it('docs/tools.md lists known converters and tools, each with a reason', () => {
     for (const row of expectedRejections()) {
       expect(CONVERTERS, row.converter).toContain(row.converter);
       expect(names, row.tool).toContain(row.tool);
@@ -289,7 +289,7 @@ describe('published input schemas through the client libraries', () => {
     expect(results[id].map(([name]) => name)).toEqual(names);
   });
 
-  it.each(CONVERTERS)('%s: rejects exactly the tools listed in README.md', (id) => {
+  it.each(CONVERTERS)('%s: rejects exactly the tools listed in docs/tools.md', (id) => {
     const rejected = results[id].filter(([, c]) => c.rejected);
     const why = rejected.map(([name, c]) => `${name}: ${c.rejected}`).join('\n');
     const listed = expectedRejections().filter((r) => r.converter === id).map((r) => r.tool);

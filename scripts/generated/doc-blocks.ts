@@ -1,5 +1,6 @@
-// The README's generated blocks (between `<!-- name:start -->` and `<!-- name:end -->`), written by
-// `npm run generate` and compared by test/docs/generated.test.ts.
+// The generated blocks of README.md and docs/*.md (between `<!-- name:start -->` and `<!-- name:end -->`), written
+// by `npm run generate` and compared by test/docs/generated.test.ts. Their section links are written as anchors
+// alone; links.ts points each to its page.
 import { CATALOGUE } from '../../src/catalogue/catalogue.js';
 import type { Operation } from '../../src/catalogue/types.js';
 import {
@@ -35,7 +36,7 @@ function behaviour(op: Operation): string {
   return a.idempotentHint ? 'writes (idempotent)' : 'writes';
 }
 
-/** The README's tool table, generated from the catalogue. */
+/** The tool table (README.md), generated from the catalogue. */
 export function toolTable(): string {
   const rows = CATALOGUE.map(
     (op) =>
@@ -58,7 +59,7 @@ export function replaceBlock(doc: string, name: string, body: string): string {
   return `${doc.slice(0, from + start.length)}\n${body}\n${doc.slice(to)}`;
 }
 
-/** The README's configuration table: every variable, the HTTP ones in one row pointing to their own table. */
+/** The configuration table (README.md): every variable, the HTTP ones in one row pointing to their own table. */
 export function envTable(): string {
   const rows = Object.keys(ENV_GROUPS).flatMap((group) => {
     const variables = ENV_VARIABLES.filter((v) => v.group === group);
@@ -69,7 +70,7 @@ export function envTable(): string {
   return [row(['variable', 'default', 'meaning']), '|---|---|---|', ...rows].join('\n');
 }
 
-/** The README's table of the variables specific to the HTTP transport. */
+/** The table of the variables specific to the HTTP transport (docs/http.md). */
 export function httpEnvTable(): string {
   const rows = ENV_VARIABLES.filter((v) => v.group === 'http').map((v) =>
     row([variableCell(v), defaultCell(v, 'unset'), meaningCell(v)]),
@@ -112,13 +113,13 @@ function meaningCell(v: EnvVariable): string {
   if (v.range) text += `; from ${bound(v.range[0], v)} to ${bound(v.range[1], v)}`;
   const partner = pairedWith(v.name);
   if (partner) text += `; set together with \`${partner}\``;
-  // Cells of the README's tables end without a full stop.
+  // Table cells end without a full stop.
   if (v.details) text += `. ${v.details.replace(/\.$/, '')}`;
   return text;
 }
 
 /**
- * The README's note on translation directions: the counts, the meaning of each basis and what is refused, in the
+ * The note on translation directions (docs/tools.md): the counts, the meaning of each basis and what is refused, in the
  * words of src/catalogue/translation-rules.ts (which builds the resource and the tool's refusals from the same data).
  */
 export function translationNote(): string {
