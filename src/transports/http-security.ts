@@ -82,7 +82,9 @@ export function corsHeaders(policy: HostPolicy, originHeader: string | undefined
 
 export const CORS_PREFLIGHT_HEADERS = {
   'Access-Control-Allow-Methods': 'GET, POST, DELETE, OPTIONS',
-  'Access-Control-Allow-Headers': 'Content-Type, Accept, Authorization, Mcp-Session-Id, Mcp-Protocol-Version, Last-Event-ID',
+  // 2025 sessions, then the 2026-07-28 standard headers, then this server's narrowing headers.
+  'Access-Control-Allow-Headers':
+    'Content-Type, Accept, Authorization, Mcp-Session-Id, Mcp-Protocol-Version, Last-Event-ID, Mcp-Method, Mcp-Name, X-MCP-Read-Only, X-MCP-Tools',
   'Access-Control-Max-Age': '600',
 };
 

@@ -114,10 +114,26 @@ async function round(kind: Kind, transport: Transport, url: string | undefined, 
 const KINDS: Kind[] = ['v2-modern', 'v2-legacy', 'v1'];
 const SERVICES = ['rcs-home-feed', 'rcs-cart-upsell', 'rcs-similar-item'];
 
+/** The v2 client in 'auto' mode probes server/discover and settles on 2026-07-28 (as Python's and @openai/agents' do). */
+async function autoNegotiates(transport: Transport, url: string | undefined): Promise<void> {
+  const client = new ClientV2(INFO, { versionNegotiation: { mode: 'auto' } });
+  await client.connect(transport === 'stdio' ? new StdioV2(STDIO) : new HttpV2(new URL(url!)));
+  try {
+    expect(client.getNegotiatedProtocolVersion()).toBe('2026-07-28');
+    expect((await client.listTools()).tools).toHaveLength(16);
+    const schema = await client.callTool({ name: 'recommendation_get_default_schema', arguments: { datasetType: 'user' } });
+    expect(schema.isError).toBeFalsy();
+  } finally {
+    await client.close();
+  }
+}
+
 describe('stdio', () => {
   it.each(KINDS)('%s client: lists, calls, reads, gets a prompt, confirms a destructive call', async (kind) => {
     await round(kind, 'stdio', undefined, 'rcs-home-feed');
   }, 60_000);
+
+  it('a v2 client in auto mode negotiates 2026-07-28', () => autoNegotiates('stdio', undefined), 60_000);
 });
 
 for (const mode of ['http', 'stateless'] as const) {
@@ -135,5 +151,7 @@ for (const mode of ['http', 'stateless'] as const) {
       },
       60_000,
     );
+
+    it('a v2 client in auto mode negotiates 2026-07-28', () => autoNegotiates(mode, server.url), 60_000);
   });
 }

@@ -226,6 +226,10 @@ describe('--http with SVC_MCP_ALLOWED_ORIGINS', () => {
       expect(preflight.status).toBe(204);
       expect(preflight.headers['access-control-allow-origin']).toBe('https://app.example.com');
       expect(preflight.headers['access-control-allow-headers']).toContain('Mcp-Session-Id');
+      // A browser client of 2026-07-28 sends the standard headers, and any client may narrow its tools.
+      for (const name of ['Mcp-Protocol-Version', 'Mcp-Method', 'Mcp-Name', 'X-MCP-Read-Only', 'X-MCP-Tools']) {
+        expect(preflight.headers['access-control-allow-headers']).toContain(name);
+      }
       const post = await rawRequest(server.url, { headers: { Origin: 'https://app.example.com' }, body: INITIALIZE });
       expect(post.status).toBe(200);
       expect(post.headers['access-control-allow-origin']).toBe('https://app.example.com');
