@@ -8,6 +8,7 @@ import * as coldStart from './cold-start.mjs';
 import * as contextCost from './context-cost.mjs';
 import * as httpLoad from './http-load.mjs';
 import * as perCall from './per-call.mjs';
+import * as serverConstruction from './server-construction.mjs';
 import { machine } from './lib/machine.mjs';
 import { RESULTS, cliOptions, saveJson } from './lib/results.mjs';
 import { httpAvailable } from './lib/servers.mjs';
@@ -25,6 +26,7 @@ const benches = [
   ['per-call', () => perCall.run({ calls: quick ? 60 : 300, warmup: quick ? 20 : 50, http, baseline: opts.baseline })],
   ['http-load', () => httpLoad.run({ durationMs: quick ? 1000 : 3000, levels: [1, 8, 32, 128], http })],
   ['burst', () => burst.run({ http })],
+  ['server-construction', () => serverConstruction.run()],
 ];
 
 const results = {};

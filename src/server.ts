@@ -102,6 +102,8 @@ export function createServerFactory(config: Config, deps: ServerDeps): ServerFac
 
   const factory = ({ narrowing, stateless = false, client }: ServerOptions = {}) => {
     const policy = narrow(processPolicy, narrowing);
+    // The low-level Server, not McpServer: see mcp/tool-registry.ts for why, with the figure. Prompts and resources
+    // follow it, since their listings too depend on the client (they name only the tools it can see).
     const server = new Server(
       { name: SERVER_NAME, title: 'Platform services', version: SERVER_VERSION, description: SERVER_DESCRIPTION, icons: serverIcons() },
       {
