@@ -4,7 +4,8 @@ import { mkdir } from 'node:fs/promises';
 import { build } from 'esbuild';
 import { BUILD, ROOT } from './lib/results.mjs';
 
-const REQUIRE_BANNER = "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);";
+const REQUIRE_BANNER =
+  "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);";
 
 export async function buildMinimal() {
   const outfile = `${BUILD}minimal-sdk-server.bundle.mjs`;

@@ -14,7 +14,9 @@ import { startCli } from './lib/servers.mjs';
 import { round, summary, table } from './lib/stats.mjs';
 
 const TOOL = 'search_list_tokenizer_languages';
-const LANGUAGES = JSON.stringify([{ language: 'english', type: 'hanaterm', method: 'sgmt', option: '+english +revert' }]);
+const LANGUAGES = JSON.stringify([
+  { language: 'english', type: 'hanaterm', method: 'sgmt', option: '+english +revert' },
+]);
 const CREDENTIALS = { SVC_ACCESS_KEY: 'BENCHACCESSKEY', SVC_SECRET_KEY: 'bench-secret-key-0123456789' };
 
 /** An upstream answering every request in 20–200 ms (spread evenly, deterministic). */
@@ -28,11 +30,15 @@ async function upstream() {
     });
   });
   await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return { url: `http://127.0.0.1:${server.address().port}`, close: () => new Promise((resolve) => server.close(resolve)) };
+  return {
+    url: `http://127.0.0.1:${server.address().port}`,
+    close: () => new Promise((resolve) => server.close(resolve)),
+  };
 }
 
 /** Peak resident memory of a process so far, in MiB (Linux). */
-const peakMiB = (pid) => round(Number(/^VmHWM:\s+(\d+) kB/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))[1]) / 1024, 1);
+const peakMiB = (pid) =>
+  round(Number(/^VmHWM:\s+(\d+) kB/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))[1]) / 1024, 1);
 
 async function stdioBurst(origin, calls) {
   const { child } = await startCli([], { env: { SVC_GATEWAY_URL: origin, ...CREDENTIALS } });
@@ -45,19 +51,33 @@ async function stdioBurst(origin, calls) {
     const results = await Promise.all(
       Array.from({ length: calls }, async (_, i) => {
         const t = performance.now();
-        const { message } = await lines.request({ jsonrpc: '2.0', id: 10 + i, method: 'tools/call', params: { name: TOOL, arguments: {} } });
+        const { message } = await lines.request({
+          jsonrpc: '2.0',
+          id: 10 + i,
+          method: 'tools/call',
+          params: { name: TOOL, arguments: {} },
+        });
         times.push(performance.now() - t);
         return !message.error && !message.result?.isError;
       }),
     );
-    return { path: `stdio, ${calls} concurrent calls`, ok: results.filter(Boolean).length, calls, wallMs: round(performance.now() - started), latency: summary(times), peakMiB: peakMiB(child.pid) };
+    return {
+      path: `stdio, ${calls} concurrent calls`,
+      ok: results.filter(Boolean).length,
+      calls,
+      wallMs: round(performance.now() - started),
+      latency: summary(times),
+      peakMiB: peakMiB(child.pid),
+    };
   } finally {
     await stop(child);
   }
 }
 
 async function httpBurst(origin, sessions, each) {
-  const { child, mcpUrl } = await startCli(['--http', '--port', '0'], { env: { SVC_GATEWAY_URL: origin, ...CREDENTIALS } });
+  const { child, mcpUrl } = await startCli(['--http', '--port', '0'], {
+    env: { SVC_GATEWAY_URL: origin, ...CREDENTIALS },
+  });
   try {
     const clients = await Promise.all(
       Array.from({ length: sessions }, async () => {
@@ -80,7 +100,14 @@ async function httpBurst(origin, sessions, each) {
     );
     const wallMs = round(performance.now() - started);
     await Promise.all(clients.map((c) => c.close()));
-    return { path: `HTTP, ${sessions} sessions × ${each} concurrent calls`, ok: results.filter(Boolean).length, calls: sessions * each, wallMs, latency: summary(times), peakMiB: peakMiB(child.pid) };
+    return {
+      path: `HTTP, ${sessions} sessions × ${each} concurrent calls`,
+      ok: results.filter(Boolean).length,
+      calls: sessions * each,
+      wallMs,
+      latency: summary(times),
+      peakMiB: peakMiB(child.pid),
+    };
   } finally {
     await stop(child);
   }
@@ -100,7 +127,15 @@ export async function run({ http = true } = {}) {
     '',
     table(
       ['burst', 'succeeded', 'wall ms', 'latency p50 ms', 'p90 ms', 'max ms', 'server peak RSS MiB'],
-      rows.map((r) => [r.path, `${r.ok} of ${r.calls}`, r.wallMs.toFixed(0), r.latency.p50.toFixed(0), r.latency.p90.toFixed(0), r.latency.max.toFixed(0), r.peakMiB.toFixed(1)]),
+      rows.map((r) => [
+        r.path,
+        `${r.ok} of ${r.calls}`,
+        r.wallMs.toFixed(0),
+        r.latency.p50.toFixed(0),
+        r.latency.p90.toFixed(0),
+        r.latency.max.toFixed(0),
+        r.peakMiB.toFixed(1),
+      ]),
     ),
   ].join('\n');
   return { name: 'burst', json: { rows }, markdown };

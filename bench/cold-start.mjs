@@ -15,7 +15,11 @@ import { median, round, shuffled, summary, table } from './lib/stats.mjs';
 export function defaultTargets(builds) {
   const targets = [
     { name: 'floor', what: 'bare node, canned answers', args: [`${ROOT}bench/fixtures/floor-server.mjs`] },
-    { name: 'sdk-minimal', what: 'McpServer + 1 tool on the same SDK, from node_modules', args: [`${ROOT}bench/fixtures/minimal-sdk-server.mjs`] },
+    {
+      name: 'sdk-minimal',
+      what: 'McpServer + 1 tool on the same SDK, from node_modules',
+      args: [`${ROOT}bench/fixtures/minimal-sdk-server.mjs`],
+    },
     { name: 'sdk-minimal-bundled', what: 'the same, esbuild bundle (minified)', args: [builds.minimal] },
     { name: 'ours', what: 'dist/cli.js, the shipped build', args: [CLI] },
   ];
@@ -43,7 +47,8 @@ export async function coldStart(target, era = '2025') {
     }
     const list = await client.request(era === '2025' ? TOOLS_LIST : modern(TOOLS_LIST));
     const listMs = performance.now() - started;
-    if (!list.message.result?.tools?.length) throw new Error(`tools/list failed: ${JSON.stringify(list.message).slice(0, 300)}`);
+    if (!list.message.result?.tools?.length)
+      throw new Error(`tools/list failed: ${JSON.stringify(list.message).slice(0, 300)}`);
     return { initMs, listMs, tools: list.message.result.tools.length };
   } catch (error) {
     throw new Error(`${target.name}: ${error.message}\n${stderr}`);
@@ -54,7 +59,11 @@ export async function coldStart(target, era = '2025') {
 
 /** The first tools/call after start (against the sandbox): what loading undici on first use moves there. */
 export async function firstCall(target) {
-  const child = spawn(process.execPath, [...target.args, '--sandbox'], { cwd: ROOT, stdio: ['pipe', 'pipe', 'pipe'], env: { PATH: process.env.PATH, HOME: process.env.HOME } });
+  const child = spawn(process.execPath, [...target.args, '--sandbox'], {
+    cwd: ROOT,
+    stdio: ['pipe', 'pipe', 'pipe'],
+    env: { PATH: process.env.PATH, HOME: process.env.HOME },
+  });
   child.stderr.resume();
   const client = new LineClient(child);
   try {
@@ -64,9 +73,15 @@ export async function firstCall(target) {
     const times = [];
     for (let id = 3; id < 5; id++) {
       const t = performance.now();
-      const { message } = await client.request({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'search_list_tokenizer_languages', arguments: {} } });
+      const { message } = await client.request({
+        jsonrpc: '2.0',
+        id,
+        method: 'tools/call',
+        params: { name: 'search_list_tokenizer_languages', arguments: {} },
+      });
       times.push(performance.now() - t);
-      if (message.error || message.result?.isError) throw new Error(`${target.name}: ${JSON.stringify(message).slice(0, 300)}`);
+      if (message.error || message.result?.isError)
+        throw new Error(`${target.name}: ${JSON.stringify(message).slice(0, 300)}`);
     }
     return times;
   } finally {
@@ -81,9 +96,15 @@ export async function run({ runs = 30, targets, firstCallRuns = 10, baseline } =
     builds = await buildAll();
     targets = defaultTargets(builds);
   }
-  if (baseline) targets = [...targets, { name: 'baseline', what: `${baseline} (an earlier build)`, args: [baseline], eras: ['2025'] }];
+  if (baseline)
+    targets = [
+      ...targets,
+      { name: 'baseline', what: `${baseline} (an earlier build)`, args: [baseline], eras: ['2025'] },
+    ];
   // Each target in each era it serves; every pair is a row of its own.
-  const pairs = targets.flatMap((t) => (t.eras ?? ['2025', '2026']).map((era) => ({ ...t, era, key: `${t.name} ${era}` })));
+  const pairs = targets.flatMap((t) =>
+    (t.eras ?? ['2025', '2026']).map((era) => ({ ...t, era, key: `${t.name} ${era}` })),
+  );
   for (const p of pairs) await coldStart(p, p.era); // warm the file system cache; not counted
   const times = Object.fromEntries(pairs.map((p) => [p.key, []]));
   const init = Object.fromEntries(pairs.map((p) => [p.key, []]));
@@ -114,20 +135,33 @@ export async function run({ runs = 30, targets, firstCallRuns = 10, baseline } =
       first[t.name].second.push(b);
     }
   }
-  const firstCalls = Object.entries(first).map(([name, v]) => ({ name, firstMs: summary(v.first), secondMs: summary(v.second) }));
+  const firstCalls = Object.entries(first).map(([name, v]) => ({
+    name,
+    firstMs: summary(v.first),
+    secondMs: summary(v.second),
+  }));
   const json = { runs, floorMs: round(floor), targets: rows, firstCalls, raw: times };
   const markdown = [
     `### Cold start over stdio (2025: spawn → initialize → tools/list; 2026-07-28: spawn → tools/list), median of ${runs} interleaved runs`,
     '',
     table(
       ['target', 'era', 'what', 'median ms', 'p90 ms', '× floor (same era)'],
-      rows.map((r) => [r.name, r.era, r.what, r.toolsListMs.p50.toFixed(1), r.toolsListMs.p90.toFixed(1), r.ratioToFloor.toFixed(2)]),
+      rows.map((r) => [
+        r.name,
+        r.era,
+        r.what,
+        r.toolsListMs.p50.toFixed(1),
+        r.toolsListMs.p90.toFixed(1),
+        r.ratioToFloor.toFixed(2),
+      ]),
     ),
     ...(firstCalls.length
       ? [
           '',
           `First and second tools/call after start (\`--sandbox\`, median of ${firstCallRuns}): ` +
-            firstCalls.map((f) => `${f.name} ${f.firstMs.p50.toFixed(1)} ms then ${f.secondMs.p50.toFixed(1)} ms`).join('; ') +
+            firstCalls
+              .map((f) => `${f.name} ${f.firstMs.p50.toFixed(1)} ms then ${f.secondMs.p50.toFixed(1)} ms`)
+              .join('; ') +
             '.',
         ]
       : []),
@@ -140,10 +174,13 @@ if (isMain(import.meta.url)) {
   let targets;
   if (opts.target) {
     // --target name=file.js [--target ...]: compare extra builds against the floor (for experiments)
-    targets = [defaultTargets({})[0], ...[].concat(opts.target).map((spec) => {
-      const [name, ...args] = spec.split(/[=\s]/);
-      return { name, what: args.join(' '), args };
-    })];
+    targets = [
+      defaultTargets({})[0],
+      ...[].concat(opts.target).map((spec) => {
+        const [name, ...args] = spec.split(/[=\s]/);
+        return { name, what: args.join(' '), args };
+      }),
+    ];
   }
   const result = await run({ runs: Number(opts.runs ?? 30), targets, baseline: opts.baseline });
   if (!opts.target) await saveJson(result.name, result.json);

@@ -14,7 +14,13 @@ const WORKFLOW_TOOLS = new Set(['translate_and_summarize']);
 
 export async function run() {
   await ensureDistCopy();
-  const transport = new StdioClientTransport({ command: process.execPath, args: [CLI], cwd: ROOT, env: benchEnv(), stderr: 'ignore' });
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [CLI],
+    cwd: ROOT,
+    env: benchEnv(),
+    stderr: 'ignore',
+  });
   const client = new Client({ name: 'bench', version: '0' });
   await client.connect(transport);
   const { tools } = await client.listTools();
@@ -37,16 +43,31 @@ export async function run() {
     table(
       ['what', 'bytes', '≈ tokens'],
       [
-        [`tools/list result (${cost.tools} tools, with outputSchema)`, cost.listResultBytes, tokens(cost.listResultBytes)],
+        [
+          `tools/list result (${cost.tools} tools, with outputSchema)`,
+          cost.listResultBytes,
+          tokens(cost.listResultBytes),
+        ],
         [`model-visible part, all ${cost.tools} tools`, cost.modelVisibleBytes, tokens(cost.modelVisibleBytes)],
-        [`model-visible part, the ${operations.tools} operation tools (budget ${BUDGET_BYTES})`, operations.modelVisibleBytes, tokens(operations.modelVisibleBytes)],
+        [
+          `model-visible part, the ${operations.tools} operation tools (budget ${BUDGET_BYTES})`,
+          operations.modelVisibleBytes,
+          tokens(operations.modelVisibleBytes),
+        ],
         ['server instructions (initialize)', bytes(instructions), tokens(bytes(instructions))],
       ],
     ),
     '',
     table(
       ['tool', 'visible bytes', 'description', 'inputSchema', 'of which argument descriptions', 'outputSchema'],
-      sorted.map((t) => [t.name, t.visibleBytes, t.descriptionBytes, t.inputSchemaBytes, t.argumentDescriptionBytes, t.outputSchemaBytes]),
+      sorted.map((t) => [
+        t.name,
+        t.visibleBytes,
+        t.descriptionBytes,
+        t.inputSchemaBytes,
+        t.argumentDescriptionBytes,
+        t.outputSchemaBytes,
+      ]),
     ),
   ].join('\n');
   return { name: 'context-cost', json, markdown };

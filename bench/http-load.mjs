@@ -109,14 +109,20 @@ async function sessionMemory({ batches = 8, batchSize = 100 } = {}) {
   const n = points.length;
   const mx = points.reduce((a, p) => a + p.sessions, 0) / n;
   const my = points.reduce((a, p) => a + p.rssKiB, 0) / n;
-  const slope = points.reduce((a, p) => a + (p.sessions - mx) * (p.rssKiB - my), 0) / points.reduce((a, p) => a + (p.sessions - mx) ** 2, 0);
+  const slope =
+    points.reduce((a, p) => a + (p.sessions - mx) * (p.rssKiB - my), 0) /
+    points.reduce((a, p) => a + (p.sessions - mx) ** 2, 0);
   return { kibPerSession: round(slope, 1), points };
 }
 
 export async function run({ levels = [1, 8, 32, 128], durationMs = 3000, http } = {}) {
   http ??= await httpAvailable();
   if (!http) {
-    return { name: 'http-load', json: { skipped: '--http did not start' }, markdown: '### HTTP throughput\n\n_Skipped: `node dist/cli.js --http` did not start._' };
+    return {
+      name: 'http-load',
+      json: { skipped: '--http did not start' },
+      markdown: '### HTTP throughput\n\n_Skipped: `node dist/cli.js --http` did not start._',
+    };
   }
   const modes = [];
   for (const stateless of [false, true]) {
@@ -133,7 +139,15 @@ export async function run({ levels = [1, 8, 32, 128], durationMs = 3000, http } 
   const memory = await sessionMemory();
   const json = { tool: TOOL, durationMs, modes, sessionMemory: memory };
   const rows = modes.flatMap((m) =>
-    m.steps.map((s) => [m.mode, s.concurrency, s.callsPerSecond, s.p50Ms.toFixed(2), s.p99Ms.toFixed(2), s.peakRssMiB.toFixed(1), errorCell(s)]),
+    m.steps.map((s) => [
+      m.mode,
+      s.concurrency,
+      s.callsPerSecond,
+      s.p50Ms.toFixed(2),
+      s.p99Ms.toFixed(2),
+      s.peakRssMiB.toFixed(1),
+      errorCell(s),
+    ]),
   );
   const markdown = [
     `### HTTP throughput and latency (\`${TOOL}\` through the sandbox, ${durationMs / 1000} s per step, load generator on the same machine)`,
@@ -150,7 +164,9 @@ export async function run({ levels = [1, 8, 32, 128], durationMs = 3000, http } 
 /** "0", or the count with its kinds: "120 (busy 120)". */
 function errorCell(step) {
   if (step.errors === 0) return '0';
-  return `${step.errors} (${Object.entries(step.errorKinds).map(([kind, n]) => `${kind} ${n}`).join(', ')})`;
+  return `${step.errors} (${Object.entries(step.errorKinds)
+    .map(([kind, n]) => `${kind} ${n}`)
+    .join(', ')})`;
 }
 
 if (isMain(import.meta.url)) {

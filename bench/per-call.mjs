@@ -51,7 +51,9 @@ async function stdioRaw(era, cli, label = '') {
     name: `${label}stdio (raw JSON-RPC, ${era})`,
     sandboxUrl,
     async call() {
-      const { message } = await lines.request(request({ jsonrpc: '2.0', id: id++, method: 'tools/call', params: { name: TOOL, arguments: {} } }));
+      const { message } = await lines.request(
+        request({ jsonrpc: '2.0', id: id++, method: 'tools/call', params: { name: TOOL, arguments: {} } }),
+      );
       if (message.error || message.result?.isError) throw new Error(JSON.stringify(message).slice(0, 300));
     },
     close: () => stop(child),
@@ -60,7 +62,13 @@ async function stdioRaw(era, cli, label = '') {
 
 /** stdio through the SDK's own Client, as an agent host would call it (includes the client's own work). */
 async function stdioSdk() {
-  const transport = new StdioClientTransport({ command: process.execPath, args: [CLI, '--sandbox'], cwd: ROOT, env: benchEnv(), stderr: 'pipe' });
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [CLI, '--sandbox'],
+    cwd: ROOT,
+    env: benchEnv(),
+    stderr: 'pipe',
+  });
   const sandbox = waitForStderr({ stderr: transport.stderr, once() {}, off() {} }, SANDBOX_LINE);
   const client = new Client({ name: 'bench', version: '0' });
   await client.connect(transport);
@@ -78,7 +86,13 @@ async function stdioSdk() {
 }
 
 async function httpRaw(stateless) {
-  const { child, sandboxUrl, mcpUrl } = await startCli(['--http', '--sandbox', '--port', '0', ...(stateless ? ['--stateless'] : [])]);
+  const { child, sandboxUrl, mcpUrl } = await startCli([
+    '--http',
+    '--sandbox',
+    '--port',
+    '0',
+    ...(stateless ? ['--stateless'] : []),
+  ]);
   const dispatcher = new Agent({ connections: 8 });
   const session = await new RawHttpSession(mcpUrl, dispatcher).open();
   return {
@@ -130,7 +144,8 @@ async function measure(target, { calls, blocks, warmup }) {
     await timeCalls(direct.call, warmup, []);
     const perBlock = Math.ceil(calls / blocks);
     for (let b = 0; b < blocks; b++) {
-      for (const which of shuffled(['mcp', 'direct'])) await timeCalls(which === 'mcp' ? target.call : direct.call, perBlock, times[which]);
+      for (const which of shuffled(['mcp', 'direct']))
+        await timeCalls(which === 'mcp' ? target.call : direct.call, perBlock, times[which]);
     }
   } finally {
     await direct.close();
@@ -154,7 +169,12 @@ export async function run({ calls = 300, blocks = 10, warmup = 50, http, baselin
   const factories = [() => stdioRaw('2025'), () => stdioRaw('2026'), stdioSdk];
   // The baseline just before and after ours, so that the comparison sees the machine as it was then.
   if (baseline) factories.splice(1, 0, () => stdioRaw('2025', baseline, 'baseline: '));
-  if (http) factories.push(() => httpRaw(false), () => httpRaw(true), httpSdk);
+  if (http)
+    factories.push(
+      () => httpRaw(false),
+      () => httpRaw(true),
+      httpSdk,
+    );
   const rows = [];
   for (const factory of factories) rows.push(await measure(await factory(), { calls, blocks, warmup }));
   const json = { tool: TOOL, calls, blocks, warmup, http, rows };
@@ -163,7 +183,15 @@ export async function run({ calls = 300, blocks = 10, warmup = 50, http, baselin
     '',
     table(
       ['path', 'p50 ms', 'p99 ms', 'floor p50 ms', 'floor p99 ms', 'overhead p50 ms', 'overhead p99 ms'],
-      rows.map((r) => [r.target, r.mcpMs.p50.toFixed(2), r.mcpMs.p99.toFixed(2), r.floorMs.p50.toFixed(2), r.floorMs.p99.toFixed(2), r.overheadP50Ms.toFixed(2), r.overheadP99Ms.toFixed(2)]),
+      rows.map((r) => [
+        r.target,
+        r.mcpMs.p50.toFixed(2),
+        r.mcpMs.p99.toFixed(2),
+        r.floorMs.p50.toFixed(2),
+        r.floorMs.p99.toFixed(2),
+        r.overheadP50Ms.toFixed(2),
+        r.overheadP99Ms.toFixed(2),
+      ]),
     ),
     ...(http ? [] : ['', '_HTTP rows skipped: `node dist/cli.js --http` did not start._']),
   ].join('\n');
@@ -172,7 +200,11 @@ export async function run({ calls = 300, blocks = 10, warmup = 50, http, baselin
 
 if (isMain(import.meta.url)) {
   const opts = cliOptions();
-  const result = await run({ calls: Number(opts.calls ?? 300), http: opts.http === undefined ? undefined : opts.http === 'true', baseline: opts.baseline });
+  const result = await run({
+    calls: Number(opts.calls ?? 300),
+    http: opts.http === undefined ? undefined : opts.http === 'true',
+    baseline: opts.baseline,
+  });
   await saveJson(result.name, result.json);
   console.log(result.markdown);
 }

@@ -82,7 +82,11 @@ function targets(r) {
   const base = calls.find((x) => x.target === 'baseline: stdio (raw JSON-RPC, 2025)');
   if (ours && base) {
     const delta = Math.round((ours.overheadP50Ms - base.overheadP50Ms) * 100) / 100;
-    rows.push(['per-call overhead over stdio within 0.1 ms of the baseline build', `${ours.overheadP50Ms} ms vs ${base.overheadP50Ms} ms (${delta >= 0 ? '+' : ''}${delta})`, delta <= 0.1 ? 'yes' : 'no']);
+    rows.push([
+      'per-call overhead over stdio within 0.1 ms of the baseline build',
+      `${ours.overheadP50Ms} ms vs ${base.overheadP50Ms} ms (${delta >= 0 ? '+' : ''}${delta})`,
+      delta <= 0.1 ? 'yes' : 'no',
+    ]);
   }
   return rows;
 }

@@ -1,6 +1,7 @@
 // Building one server per 2026-07-28 HTTP request: ours (the SDK's low-level Server, tools computed per client) against
 // the SDK's McpServer with the same tools, in the same process, median of 5 rounds of 2,000 builds each.
-// `node bench/server-construction.mjs`; the figure is quoted where src/mcp/tool-registry.ts says why it stays low-level.
+// `node bench/server-construction.mjs`; the figure is quoted where src/mcp/tool-registry.ts says why it stays
+// low-level.
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

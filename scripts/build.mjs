@@ -21,7 +21,9 @@ const { metafile } = await build({
   legalComments: 'none',
   chunkNames: 'chunks/[name]-[hash]',
   // Some CommonJS dependencies call require(); give the ESM bundle one.
-  banner: { js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);" },
+  banner: {
+    js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);",
+  },
   logLevel: 'warning',
   metafile: true,
 });
@@ -42,7 +44,9 @@ async function notices(meta) {
   for (const root of [...roots].sort()) {
     const pkg = JSON.parse(await readFile(join(root, 'package.json'), 'utf8'));
     const licenceFile = (await readdir(root)).find((name) => /^(licen[cs]e|copying)(\.|$)/i.test(name));
-    const text = licenceFile ? (await readFile(join(root, licenceFile), 'utf8')).trim() : `License: ${pkg.license ?? 'see the package'}`;
+    const text = licenceFile
+      ? (await readFile(join(root, licenceFile), 'utf8')).trim()
+      : `License: ${pkg.license ?? 'see the package'}`;
     sections.push(`${pkg.name} ${pkg.version} (${pkg.license ?? 'unknown licence'})\n\n${text}`);
   }
   const rule = `\n\n${'-'.repeat(78)}\n\n`;

@@ -119,7 +119,8 @@ async function main() {
   const { expected, problems } = readExpected();
   const scenarios = listScenarios();
   for (const name of expected.keys()) {
-    if (!scenarios.includes(name)) problems.push(`expected-failures.txt lists "${name}", which the suite does not have`);
+    if (!scenarios.includes(name))
+      problems.push(`expected-failures.txt lists "${name}", which the suite does not have`);
   }
 
   const outputDir = mkdtempSync(join(tmpdir(), 'svc-mcp-conformance-'));
@@ -171,7 +172,9 @@ async function main() {
   }
 
   say();
-  say(`${passed} passed, ${expectedFailures} failed as expected, ${unexpected.length} unexpected failure(s) in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  say(
+    `${passed} passed, ${expectedFailures} failed as expected, ${unexpected.length} unexpected failure(s) in ${((Date.now() - started) / 1000).toFixed(1)} s`,
+  );
   for (const name of nowPassing) say(`note: ${name} now passes: remove it from conformance/expected-failures.txt`);
   for (const { name, why } of unexpected) {
     say(`UNEXPECTED FAILURE ${name}:`);

@@ -52,26 +52,71 @@ if (caps.prompts) {
   console.log(`${bold(`${prompts.length} prompts:`)} ${prompts.map((p) => p.name).join(', ')}`);
 }
 
-await call('Translate (phrasebook sentence)', 'translation_translate_text', { source: 'ko', target: 'en', text: '안녕하세요' });
-await call('Translate with automatic source detection', 'translation_translate_text', { source: 'auto', target: 'ja', text: 'Thank you.' });
-await call('Reverse geocode a point in Seoul', 'maps_reverse_geocode', { coords: '126.9783,37.5666', orders: 'legalcode,roadaddr' });
-await call('Stream config groups, page 1 of 3', 'streaming_list_config_groups', { kafkaVersionCode: 2080100, pageSize: 10 });
-await call('Text generation', 'textgen_create_completion', { text: 'Write one sentence about data pipelines.', maxTokens: 40 });
-await call('API gateway products that are published and PUBLIC', 'apigateway_list_products', { isPublished: true, subscriptionCode: 'PUBLIC', limit: 3 });
+await call('Translate (phrasebook sentence)', 'translation_translate_text', {
+  source: 'ko',
+  target: 'en',
+  text: '안녕하세요',
+});
+await call('Translate with automatic source detection', 'translation_translate_text', {
+  source: 'auto',
+  target: 'ja',
+  text: 'Thank you.',
+});
+await call('Reverse geocode a point in Seoul', 'maps_reverse_geocode', {
+  coords: '126.9783,37.5666',
+  orders: 'legalcode,roadaddr',
+});
+await call('Stream config groups, page 1 of 3', 'streaming_list_config_groups', {
+  kafkaVersionCode: 2080100,
+  pageSize: 10,
+});
+await call('Text generation', 'textgen_create_completion', {
+  text: 'Write one sentence about data pipelines.',
+  maxTokens: 40,
+});
+await call('API gateway products that are published and PUBLIC', 'apigateway_list_products', {
+  isPublished: true,
+  subscriptionCode: 'PUBLIC',
+  limit: 3,
+});
 
 console.log(`\n${bold('State changes:')}`);
 await call('Update job execution options', 'dataflow_update_job_execution_options', {
   jobId: 'job-orders-daily',
-  jobCondition: { numWorker: 4, timeout: 120, nrn: 'nrn:demo:dataflow:job-orders-daily', scriptPath: 'obs://scripts/orders', logPath: 'obs://logs/orders' },
+  jobCondition: {
+    numWorker: 4,
+    timeout: 120,
+    nrn: 'nrn:demo:dataflow:job-orders-daily',
+    scriptPath: 'obs://scripts/orders',
+    logPath: 'obs://logs/orders',
+  },
 });
-await call('Delete a recommendation service: a dry run first (nothing is sent)', 'recommendation_delete_service', { serviceId: 'rcs-cart-upsell', dryRun: true });
-await call('…without the user\'s confirmation: refused, nothing sent', 'recommendation_delete_service', { serviceId: 'rcs-cart-upsell' });
-await call('…confirmed (this demo client shows no forms, so confirm carries the id)', 'recommendation_delete_service', { serviceId: 'rcs-cart-upsell', confirm: 'rcs-cart-upsell' });
-await call('…and delete it again (now not found)', 'recommendation_delete_service', { serviceId: 'rcs-cart-upsell', confirm: 'rcs-cart-upsell' });
+await call('Delete a recommendation service: a dry run first (nothing is sent)', 'recommendation_delete_service', {
+  serviceId: 'rcs-cart-upsell',
+  dryRun: true,
+});
+await call("…without the user's confirmation: refused, nothing sent", 'recommendation_delete_service', {
+  serviceId: 'rcs-cart-upsell',
+});
+await call('…confirmed (this demo client shows no forms, so confirm carries the id)', 'recommendation_delete_service', {
+  serviceId: 'rcs-cart-upsell',
+  confirm: 'rcs-cart-upsell',
+});
+await call('…and delete it again (now not found)', 'recommendation_delete_service', {
+  serviceId: 'rcs-cart-upsell',
+  confirm: 'rcs-cart-upsell',
+});
 
 console.log(`\n${bold('Refused before anything is sent:')}`);
-await call('An unsupported translation direction', 'translation_translate_text', { source: 'ja', target: 'es', text: 'こんにちは' });
-await call('App name breaking the naming rule', 'bigdata_check_app_name', { accountId: '4fRk2Q9xLmN7pVb3TzYc1H', name: 'Bad--Name' });
+await call('An unsupported translation direction', 'translation_translate_text', {
+  source: 'ja',
+  target: 'es',
+  text: 'こんにちは',
+});
+await call('App name breaking the naming rule', 'bigdata_check_app_name', {
+  accountId: '4fRk2Q9xLmN7pVb3TzYc1H',
+  name: 'Bad--Name',
+});
 
 if (tools.some((t) => t.name === 'translate_and_summarize')) {
   console.log(`\n${bold('Translate-and-summarize flow (one tool call, progress reported):')}`);
@@ -81,8 +126,12 @@ if (tools.some((t) => t.name === 'translate_and_summarize')) {
     undefined,
     { onprogress: (p) => console.log(`  … progress ${p.progress}/${p.total ?? '?'} ${p.message ?? ''}`) },
   );
-  console.log(`  ${result.isError ? '✗' : '✓'} ${short(result.structuredContent ?? result.content?.[0]?.text).replace(/\n/g, '\n  ')}`);
+  console.log(
+    `  ${result.isError ? '✗' : '✓'} ${short(result.structuredContent ?? result.content?.[0]?.text).replace(/\n/g, '\n  ')}`,
+  );
 }
 
 await client.close();
-console.log(`\n${bold('Done.')} Point Claude Desktop, Claude Code or the MCP Inspector at \`node dist/cli.js --sandbox\` to try it yourself (see README).`);
+console.log(
+  `\n${bold('Done.')} Point Claude Desktop, Claude Code or the MCP Inspector at \`node dist/cli.js --sandbox\` to try it yourself (see README).`,
+);

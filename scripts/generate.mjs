@@ -11,7 +11,14 @@ import { build } from 'esbuild';
 const dir = await mkdtemp(join(tmpdir(), 'svc-generate-'));
 try {
   const outfile = join(dir, 'generated.mjs');
-  await build({ entryPoints: ['scripts/generated/index.ts'], outfile, bundle: true, format: 'esm', platform: 'node', logLevel: 'error' });
+  await build({
+    entryPoints: ['scripts/generated/index.ts'],
+    outfile,
+    bundle: true,
+    format: 'esm',
+    platform: 'node',
+    logLevel: 'error',
+  });
   const { generatedFiles } = await import(outfile);
   for (const { path, content } of generatedFiles((file) => readFileSync(file, 'utf8'))) {
     if ((await readFile(path, 'utf8')) === content) continue;

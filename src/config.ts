@@ -249,7 +249,11 @@ function buildConfig(flags: Flags, env: Env): Config {
       `SVC_MCP_AUTH_TOKEN must be at least ${MIN_TOKEN_LENGTH} characters (it has ${authToken.length}): generate one with \`openssl rand -hex 32\``,
     );
   }
-  const list = (name: EnvName) => value(name)?.split(',').map((s) => s.trim()).filter(Boolean);
+  const list = (name: EnvName) =>
+    value(name)
+      ?.split(',')
+      .map((s) => s.trim())
+      .filter(Boolean);
   const replicaId = value('SVC_MCP_REPLICA_ID');
   if (replicaId !== undefined && !/^[A-Za-z0-9-]{1,32}$/.test(replicaId)) {
     throw new ConfigError(`SVC_MCP_REPLICA_ID must be 1 to 32 letters, digits or "-", got "${replicaId}"`);
@@ -258,7 +262,9 @@ function buildConfig(flags: Flags, env: Env): Config {
   const trustedProxies = list('SVC_MCP_TRUSTED_PROXIES');
   const notAddress = trustedProxies?.find((entry) => !parseAddressOrBlock(entry));
   if (notAddress !== undefined) {
-    throw new ConfigError(`SVC_MCP_TRUSTED_PROXIES: "${notAddress}" is not an IP address or CIDR block (e.g. 127.0.0.1, 10.0.0.0/8, fd00::/8)`);
+    throw new ConfigError(
+      `SVC_MCP_TRUSTED_PROXIES: "${notAddress}" is not an IP address or CIDR block (e.g. 127.0.0.1, 10.0.0.0/8, fd00::/8)`,
+    );
   }
 
   return {
@@ -310,9 +316,17 @@ function safetyOptions(flags: Flags, value: Value): SafetyOptions {
     const text = flag ?? value(variable);
     if (text === undefined) return undefined;
     const source = flag !== undefined ? `--${kind}s` : variable;
-    const list = [...new Set(text.split(',').map((s) => s.trim()).filter(Boolean))];
+    const list = [
+      ...new Set(
+        text
+          .split(',')
+          .map((s) => s.trim())
+          .filter(Boolean),
+      ),
+    ];
     const unknown = list.filter((name) => !(valid as readonly string[]).includes(name));
-    if (unknown.length > 0) throw new ConfigError(`unknown ${kind} in ${source}: ${unknown.join(', ')}; valid: ${valid.join(', ')}`);
+    if (unknown.length > 0)
+      throw new ConfigError(`unknown ${kind} in ${source}: ${unknown.join(', ')}; valid: ${valid.join(', ')}`);
     if (list.length === 0) throw new ConfigError(`${source} names no ${kind}; valid: ${valid.join(', ')}`);
     return list as T[];
   };
@@ -370,7 +384,9 @@ function parseOrigin(text: string, name: string): string {
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new ConfigError(`${name} must be http(s)`);
   if (url.search || url.hash || url.username || url.password) {
-    throw new ConfigError(`${name} must be an origin with an optional path prefix (no query, fragment or user info; value not shown)`);
+    throw new ConfigError(
+      `${name} must be an origin with an optional path prefix (no query, fragment or user info; value not shown)`,
+    );
   }
   return url.origin + url.pathname.replace(/\/+$/, '');
 }

@@ -98,7 +98,11 @@ export const ENV_VARIABLES = [
     name: 'SVC_CLIENT_ID',
     group: 'service',
     meaning: 'application key pair ID of translation and maps (E3, E5)',
-    bundle: { key: 'client_id', title: 'Application client ID', description: 'Application key pair ID for translation and maps' },
+    bundle: {
+      key: 'client_id',
+      title: 'Application client ID',
+      description: 'Application key pair ID for translation and maps',
+    },
   },
   {
     name: 'SVC_CLIENT_SECRET',
@@ -139,7 +143,11 @@ export const ENV_VARIABLES = [
     meaning: 'text-generation API key (E12)',
     details: 'Sent as `X-SVC-STUDIO-API-KEY`.',
     secret: true,
-    bundle: { key: 'studio_api_key', title: 'Text-generation API key', description: 'Studio API key for text generation' },
+    bundle: {
+      key: 'studio_api_key',
+      title: 'Text-generation API key',
+      description: 'Studio API key for text generation',
+    },
   },
   {
     name: 'SVC_STUDIO_GATEWAY_KEY',
@@ -159,7 +167,11 @@ export const ENV_VARIABLES = [
     meaning: 'streaming Region (E1, E2) when a call names none',
     choices: Object.keys(STREAMING_REGIONS),
     default: DEFAULT_STREAMING_REGION,
-    bundle: { key: 'streaming_region', title: 'Streaming Region', description: 'Default Region of the streaming tools' },
+    bundle: {
+      key: 'streaming_region',
+      title: 'Streaming Region',
+      description: 'Default Region of the streaming tools',
+    },
   },
   {
     name: 'SVC_TIMEOUT_MS',
@@ -176,7 +188,7 @@ export const ENV_VARIABLES = [
     meaning: 'tool calls running at once, over every client (each may hold an upstream answer)',
     details:
       'Bounds the memory the calls hold: each running call may read an answer of up to SVC_MAX_RESPONSE_BYTES. ' +
-      'The others wait for a place (see SVC_MAX_QUEUED_CALLS); a call waiting for its user\'s confirmation ' +
+      "The others wait for a place (see SVC_MAX_QUEUED_CALLS); a call waiting for its user's confirmation " +
       'holds none.',
     default: '16',
     range: [1, 1000],
@@ -187,8 +199,8 @@ export const ENV_VARIABLES = [
     meaning: 'tool calls that may wait for a place; one client may fill half of it',
     details:
       'Waiting costs little memory. Free places go to the waiting clients in turn (a session, a client address, ' +
-      'or stdio\'s one client), so that one client\'s burst does not hold up another\'s call; the wait counts ' +
-      'toward the call\'s SVC_TIMEOUT_MS. A call over the queue, or over its client\'s half, gets `[busy]` and ' +
+      "or stdio's one client), so that one client's burst does not hold up another's call; the wait counts " +
+      "toward the call's SVC_TIMEOUT_MS. A call over the queue, or over its client's half, gets `[busy]` and " +
       'nothing is sent.',
     default: '1024',
     range: [0, 100_000],
@@ -260,7 +272,7 @@ export const ENV_VARIABLES = [
   {
     name: 'SVC_CONFIRM_DESTRUCTIVE',
     group: 'safety',
-    meaning: 'false: destructive calls (E11, E15) run without the user\'s confirmation (as --no-confirm)',
+    meaning: "false: destructive calls (E11, E15) run without the user's confirmation (as --no-confirm)",
     choices: ['true', 'false'],
     default: 'true',
     bundle: {
@@ -275,7 +287,7 @@ export const ENV_VARIABLES = [
     group: 'safety',
     meaning: 'key (32+ characters) sealing the pending confirmation of a destructive call (2026-07-28)',
     details:
-      'A 2026-07-28 client confirms a destructive call by retrying it with the form\'s answer and a `requestState` ' +
+      "A 2026-07-28 client confirms a destructive call by retrying it with the form's answer and a `requestState` " +
       'this server sealed (HMAC-SHA256 over the tool, its arguments and an expiry of five minutes). Replicas behind ' +
       'one proxy must share this key, so that the retry may reach any of them. Unset: a random key per process ' +
       '(the retry must reach the same process; a restart voids open forms). A shorter one stops the start (exit ' +
@@ -321,7 +333,7 @@ export const ENV_VARIABLES = [
     group: 'http',
     meaning: 'most concurrent sessions of one client address, in session mode',
     details:
-      'Beyond it, that client\'s `initialize` gets `429` with `Retry-After` (when its first idle session can ' +
+      "Beyond it, that client's `initialize` gets `429` with `Retry-After` (when its first idle session can " +
       'expire). An IPv6 client counts by its /64. Loopback addresses are not counted: a local reverse proxy ' +
       'brings every client from there; list it in `SVC_MCP_TRUSTED_PROXIES` to count its clients one by one ' +
       '(see [Limits](#limits)).',
@@ -446,14 +458,18 @@ export function envDefault(name: DefaultedEnvName): string {
 
 /** The bounds of a whole number, both included. */
 export function envRange(name: WholeNumberEnvName): readonly [min: number, max: number] {
-  const row = ENV_VARIABLES.find((v): v is Extract<Row, { range: readonly [number, number] }> => v.name === name && 'range' in v);
+  const row = ENV_VARIABLES.find(
+    (v): v is Extract<Row, { range: readonly [number, number] }> => v.name === name && 'range' in v,
+  );
   if (!row) throw new Error(`${name} has no range`);
   return row.range;
 }
 
 /** The values a variable accepts. */
 export function envChoices(name: ChoiceEnvName): readonly string[] {
-  const row = ENV_VARIABLES.find((v): v is Extract<Row, { choices: readonly string[] }> => v.name === name && 'choices' in v);
+  const row = ENV_VARIABLES.find(
+    (v): v is Extract<Row, { choices: readonly string[] }> => v.name === name && 'choices' in v,
+  );
   if (!row) throw new Error(`${name} has no choices`);
   return row.choices;
 }
@@ -491,7 +507,9 @@ export function placeholderOf(variable: EnvVariable): string | undefined {
 
 /** The names a row stands for: itself, or one per value of its placeholder; then its alias. */
 export function namesOf(variable: EnvVariable): string[] {
-  const names = variable.values ? variable.values.map((value) => variable.name.replace(/<\w+>/, value)) : [variable.name];
+  const names = variable.values
+    ? variable.values.map((value) => variable.name.replace(/<\w+>/, value))
+    : [variable.name];
   return variable.alias ? [...names, variable.alias] : names;
 }
 

@@ -93,7 +93,9 @@ export function createServerFactory(config: Config, deps: ServerDeps): ServerFac
   const jsonSchemaValidator = sharedLazyValidator();
   const instructionsFor = (policy: ToolPolicy) =>
     serverInstructions({
-      tools: handlers.filter((h) => isEnabled(policy, h.facts)).map((h) => ({ ...h.facts, destructive: h.definition.annotations?.destructiveHint === true })),
+      tools: handlers
+        .filter((h) => isEnabled(policy, h.facts))
+        .map((h) => ({ ...h.facts, destructive: h.definition.annotations?.destructiveHint === true })),
       policy,
       confirmDestructive,
       sandbox: config.sandbox,
@@ -105,14 +107,21 @@ export function createServerFactory(config: Config, deps: ServerDeps): ServerFac
     // The low-level Server, not McpServer: see mcp/tool-registry.ts for why, with the figure. Prompts and resources
     // follow it, since their listings too depend on the client (they name only the tools it can see).
     const server = new Server(
-      { name: SERVER_NAME, title: 'Platform services', version: SERVER_VERSION, description: SERVER_DESCRIPTION, icons: serverIcons() },
+      {
+        name: SERVER_NAME,
+        title: 'Platform services',
+        version: SERVER_VERSION,
+        description: SERVER_DESCRIPTION,
+        icons: serverIcons(),
+      },
       {
         capabilities: { tools: { listChanged: false }, logging: {} },
         instructions: narrowing ? instructionsFor(policy) : processInstructions,
         jsonSchemaValidator,
         // Tampered or expired confirmation state is refused (-32602) before any handler runs.
         requestState: { verify: codec.verify },
-        // Input requests go to 2026-07-28 clients only; a 2025 session gets its form by elicitation/create (mcp/confirmation.ts).
+        // Input requests go to 2026-07-28 clients only; a 2025 session gets its form by elicitation/create
+        // (mcp/confirmation.ts).
         inputRequired: { legacyShim: false },
         cacheHints: {
           'tools/list': CACHE_HINT,

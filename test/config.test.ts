@@ -66,7 +66,8 @@ describe('service URLs', () => {
   it('SVC_GATEWAY_URL serves every one of the eleven services', () => {
     const c = config([], { SVC_GATEWAY_URL: 'https://gw.example.com' });
     expect(Object.keys(c.serviceUrls).sort()).toEqual([...SERVICES].sort());
-    for (const service of SERVICES) expect(c.serviceUrls[service as keyof Config['serviceUrls']]).toBe('https://gw.example.com');
+    for (const service of SERVICES)
+      expect(c.serviceUrls[service as keyof Config['serviceUrls']]).toBe('https://gw.example.com');
   });
 
   it('SVC_<SERVICE>_URL overrides one service, with a path prefix kept and a trailing slash dropped', () => {
@@ -179,16 +180,29 @@ describe('a setting the MCP Bundle host left blank (the literal ${user_config.<k
     expect(c.serviceUrls).toEqual({});
     expect(c.credentials).toEqual({ gateway: undefined, appKeys: {}, studio: undefined });
     expect([c.streamingRegion, c.timeoutMs]).toEqual(['KR', 30000]);
-    expect(c.safety).toEqual({ readOnly: false, tools: undefined, services: undefined, confirmDestructive: true, stateKey: undefined });
+    expect(c.safety).toEqual({
+      readOnly: false,
+      tools: undefined,
+      services: undefined,
+      confirmDestructive: true,
+      stateKey: undefined,
+    });
   });
 
   it('one key of a pair left blank is a missing half, named as such', () => {
-    refused([], { SVC_ACCESS_KEY: 'ak', SVC_SECRET_KEY: '${user_config.secret_key}' }, /^SVC_SECRET_KEY must be set together with SVC_ACCESS_KEY$/);
+    refused(
+      [],
+      { SVC_ACCESS_KEY: 'ak', SVC_SECRET_KEY: '${user_config.secret_key}' },
+      /^SVC_SECRET_KEY must be set together with SVC_ACCESS_KEY$/,
+    );
   });
 
   it('only a whole placeholder: a value that merely contains one is used as it is', () => {
     const c = config([], { SVC_ACCESS_KEY: 'ak-${user_config.x}', SVC_SECRET_KEY: '${user_config.secret_key}x' });
-    expect(c.credentials.gateway).toEqual({ accessKey: 'ak-${user_config.x}', secretKey: '${user_config.secret_key}x' });
+    expect(c.credentials.gateway).toEqual({
+      accessKey: 'ak-${user_config.x}',
+      secretKey: '${user_config.secret_key}x',
+    });
   });
 });
 
@@ -216,7 +230,12 @@ describe('region and timeout', () => {
 
 describe('safety: read-only mode, filters, confirmation', () => {
   it('defaults: every tool, destructive calls confirmed', () => {
-    expect(config([]).safety).toEqual({ readOnly: false, tools: undefined, services: undefined, confirmDestructive: true });
+    expect(config([]).safety).toEqual({
+      readOnly: false,
+      tools: undefined,
+      services: undefined,
+      confirmDestructive: true,
+    });
   });
 
   it('flags and variables', () => {
@@ -225,19 +244,26 @@ describe('safety: read-only mode, filters, confirmation', () => {
     expect(config([], { SVC_READ_ONLY: 'FALSE' }).safety.readOnly).toBe(false);
     expect(config(['--no-confirm']).safety.confirmDestructive).toBe(false);
     expect(config([], { SVC_CONFIRM_DESTRUCTIVE: 'false' }).safety.confirmDestructive).toBe(false);
-    expect(config(['--tools', ' kms_migrate_key , search_list_tokenizer_languages,kms_migrate_key']).safety.tools).toEqual([
-      'kms_migrate_key',
-      'search_list_tokenizer_languages',
-    ]);
+    expect(
+      config(['--tools', ' kms_migrate_key , search_list_tokenizer_languages,kms_migrate_key']).safety.tools,
+    ).toEqual(['kms_migrate_key', 'search_list_tokenizer_languages']);
     expect(config([], { SVC_SERVICES: 'kms,search' }).safety.services).toEqual(['kms', 'search']);
     // The flag wins over its variable.
     expect(config(['--services', 'maps'], { SVC_SERVICES: 'kms' }).safety.services).toEqual(['maps']);
   });
 
   it('refuses an unknown tool or service in one line that lists the valid names', () => {
-    refused(['--tools', 'kms_migrate_key,kms_delete_key'], {}, /^unknown tool in --tools: kms_delete_key; valid: streaming_list_config_groups, .*translate_and_summarize$/);
+    refused(
+      ['--tools', 'kms_migrate_key,kms_delete_key'],
+      {},
+      /^unknown tool in --tools: kms_delete_key; valid: streaming_list_config_groups, .*translate_and_summarize$/,
+    );
     refused([], { SVC_TOOLS: 'nope' }, /^unknown tool in SVC_TOOLS: nope; valid: /);
-    refused(['--services', 'kms,KMS'], {}, /^unknown service in --services: KMS; valid: streaming, translation, .*, kms$/);
+    refused(
+      ['--services', 'kms,KMS'],
+      {},
+      /^unknown service in --services: KMS; valid: streaming, translation, .*, kms$/,
+    );
     refused([], { SVC_SERVICES: ',' }, /^SVC_SERVICES names no service; valid: streaming, /);
     refused([], { SVC_READ_ONLY: 'yes please' }, /SVC_READ_ONLY must be true or false/);
   });
@@ -256,9 +282,12 @@ describe('--http', () => {
     expect(c.http).toMatchObject({ host: 'localhost', port: 8123, stateless: true });
   });
 
-  it.each(['0.0.0.0', '192.168.1.20', 'example.com', '::'])('refuses non-loopback %s without SVC_MCP_AUTH_TOKEN', (host) => {
-    refused(['--http', '--host', host], {}, /SVC_MCP_AUTH_TOKEN/);
-  });
+  it.each(['0.0.0.0', '192.168.1.20', 'example.com', '::'])(
+    'refuses non-loopback %s without SVC_MCP_AUTH_TOKEN',
+    (host) => {
+      refused(['--http', '--host', host], {}, /SVC_MCP_AUTH_TOKEN/);
+    },
+  );
 
   it('binds beyond loopback with SVC_MCP_AUTH_TOKEN', () => {
     const token = 'tok-'.padEnd(32, '7');
@@ -269,7 +298,11 @@ describe('--http', () => {
 
   it.each(['0.0.0.0', '127.0.0.1'])('refuses a SVC_MCP_AUTH_TOKEN under 32 characters on %s, in one line', (host) => {
     for (const token of ['x', 'a'.repeat(31)]) {
-      refused(['--http', '--host', host], { SVC_MCP_AUTH_TOKEN: token }, /^SVC_MCP_AUTH_TOKEN must be at least 32 characters \(it has \d+\): generate one with `openssl rand -hex 32`$/);
+      refused(
+        ['--http', '--host', host],
+        { SVC_MCP_AUTH_TOKEN: token },
+        /^SVC_MCP_AUTH_TOKEN must be at least 32 characters \(it has \d+\): generate one with `openssl rand -hex 32`$/,
+      );
     }
     expect(config(['--http', '--host', host], { SVC_MCP_AUTH_TOKEN: 'a'.repeat(32) }).http.authToken).toHaveLength(32);
     // Without --http the token is not used, and not checked.
@@ -311,15 +344,27 @@ describe('--http', () => {
     refused([], { SVC_MCP_SHUTDOWN_GRACE_MS: 'soon' }, /SVC_MCP_SHUTDOWN_GRACE_MS/);
     refused(['--http'], { SVC_MCP_MAX_SESSIONS: '0' }, /SVC_MCP_MAX_SESSIONS/);
     refused(['--http'], { SVC_MCP_MAX_SESSIONS_PER_CLIENT: '0' }, /SVC_MCP_MAX_SESSIONS_PER_CLIENT/);
-    refused(['--http'], { SVC_MCP_REQUEST_TIMEOUT_MS: '999' }, /SVC_MCP_REQUEST_TIMEOUT_MS must be between 1000 and 600000/);
+    refused(
+      ['--http'],
+      { SVC_MCP_REQUEST_TIMEOUT_MS: '999' },
+      /SVC_MCP_REQUEST_TIMEOUT_MS must be between 1000 and 600000/,
+    );
     refused(['--http'], { SVC_MCP_MAX_CONNECTIONS: '0' }, /SVC_MCP_MAX_CONNECTIONS/);
     refused(['--http'], { SVC_MCP_MAX_UNREAD_BYTES: '1000' }, /SVC_MCP_MAX_UNREAD_BYTES must be between 65536/);
   });
 
   it('SVC_MCP_TRUSTED_PROXIES: unset by default; addresses and CIDR blocks; anything else refused in one line', () => {
     expect(config(['--http']).http.trustedProxies).toBeUndefined();
-    expect(config(['--http'], { SVC_MCP_TRUSTED_PROXIES: '127.0.0.1, 10.0.0.0/8,::1' }).http.trustedProxies).toEqual(['127.0.0.1', '10.0.0.0/8', '::1']);
-    refused(['--http'], { SVC_MCP_TRUSTED_PROXIES: '127.0.0.1,nginx.internal' }, /^SVC_MCP_TRUSTED_PROXIES: "nginx.internal" is not an IP address or CIDR block/);
+    expect(config(['--http'], { SVC_MCP_TRUSTED_PROXIES: '127.0.0.1, 10.0.0.0/8,::1' }).http.trustedProxies).toEqual([
+      '127.0.0.1',
+      '10.0.0.0/8',
+      '::1',
+    ]);
+    refused(
+      ['--http'],
+      { SVC_MCP_TRUSTED_PROXIES: '127.0.0.1,nginx.internal' },
+      /^SVC_MCP_TRUSTED_PROXIES: "nginx.internal" is not an IP address or CIDR block/,
+    );
     refused(['--http'], { SVC_MCP_TRUSTED_PROXIES: '10.0.0.0/40' }, /"10.0.0.0\/40"/);
   });
 
@@ -329,7 +374,11 @@ describe('--http', () => {
     expect(config(['--http'], { SVC_MCP_REPLICA_ID: 'eu-west-2' }).http.replicaId).toBe('eu-west-2');
     expect(config(['--http'], { SVC_MCP_REPLICA_ID: 'A'.repeat(32) }).http.replicaId).toBe('A'.repeat(32));
     for (const id of ['r1.', 'r.1', 'r_1', 'a b', 'r1/x', 'é', 'A'.repeat(33)]) {
-      refused(['--http'], { SVC_MCP_REPLICA_ID: id }, /^SVC_MCP_REPLICA_ID must be 1 to 32 letters, digits or "-", got ".*"$/);
+      refused(
+        ['--http'],
+        { SVC_MCP_REPLICA_ID: id },
+        /^SVC_MCP_REPLICA_ID must be 1 to 32 letters, digits or "-", got ".*"$/,
+      );
     }
   });
 
@@ -363,22 +412,45 @@ describe('whole numbers: the bounds of the table', () => {
     expect(Object.fromEntries(ranged)).toEqual(BOUNDS);
   });
 
-  it.each(Object.entries(BOUNDS))('%s: from %j, both ends included, each side refused naming the variable and the rule', (name, [min, max]) => {
-    expect(() => config(['--http'], { [name]: String(min) })).not.toThrow();
-    expect(() => config(['--http'], { [name]: String(max) })).not.toThrow();
-    refused(['--http'], { [name]: String(max + 1) }, new RegExp(`^${name} must be between ${min} and ${max}, got ${max + 1}$`));
-    if (min > 0) refused(['--http'], { [name]: String(min - 1) }, new RegExp(`^${name} must be between ${min} and ${max}, got ${min - 1}$`));
-    refused(['--http'], { [name]: '12abc' }, new RegExp(`^${name} must be a whole number, got "12abc"$`));
-  });
+  it.each(Object.entries(BOUNDS))(
+    '%s: from %j, both ends included, each side refused naming the variable and the rule',
+    (name, [min, max]) => {
+      expect(() => config(['--http'], { [name]: String(min) })).not.toThrow();
+      expect(() => config(['--http'], { [name]: String(max) })).not.toThrow();
+      refused(
+        ['--http'],
+        { [name]: String(max + 1) },
+        new RegExp(`^${name} must be between ${min} and ${max}, got ${max + 1}$`),
+      );
+      if (min > 0)
+        refused(
+          ['--http'],
+          { [name]: String(min - 1) },
+          new RegExp(`^${name} must be between ${min} and ${max}, got ${min - 1}$`),
+        );
+      refused(['--http'], { [name]: '12abc' }, new RegExp(`^${name} must be a whole number, got "12abc"$`));
+    },
+  );
 });
 
 describe('the secrets the redactor keeps out', () => {
   it('are the values of exactly the variables the table marks secret', () => {
     const env = Object.fromEntries(
       [
-        'SVC_ACCESS_KEY', 'SVC_SECRET_KEY', 'SVC_CLIENT_ID', 'SVC_CLIENT_SECRET', 'SVC_TRANSLATION_CLIENT_ID',
-        'SVC_TRANSLATION_CLIENT_SECRET', 'SVC_MAPS_CLIENT_ID', 'SVC_MAPS_CLIENT_SECRET', 'SVC_STUDIO_API_KEY',
-        'SVC_STUDIO_GATEWAY_KEY', 'SVC_MCP_STATE_KEY', 'SVC_MCP_AUTH_TOKEN', 'SVC_MCP_ALLOWED_ORIGINS', 'SVC_MCP_ALLOWED_HOSTS',
+        'SVC_ACCESS_KEY',
+        'SVC_SECRET_KEY',
+        'SVC_CLIENT_ID',
+        'SVC_CLIENT_SECRET',
+        'SVC_TRANSLATION_CLIENT_ID',
+        'SVC_TRANSLATION_CLIENT_SECRET',
+        'SVC_MAPS_CLIENT_ID',
+        'SVC_MAPS_CLIENT_SECRET',
+        'SVC_STUDIO_API_KEY',
+        'SVC_STUDIO_GATEWAY_KEY',
+        'SVC_MCP_STATE_KEY',
+        'SVC_MCP_AUTH_TOKEN',
+        'SVC_MCP_ALLOWED_ORIGINS',
+        'SVC_MCP_ALLOWED_HOSTS',
       ].map((name) => [name, `value-of-${name}`.padEnd(40, '-')]),
     );
     const secrets = config(['--http'], env).secrets.map((value) => value.replace(/^value-of-|-+$/g, ''));
@@ -407,7 +479,8 @@ describe('--help', () => {
 
   it('keeps the flags and lists every variable with its group', () => {
     expect(USAGE).toContain('  --stateless            HTTP without sessions (for replicas behind a load balancer)');
-    for (const v of ENV_VARIABLES as readonly EnvVariable[]) expect(USAGE, v.name).toMatch(new RegExp(`^    ${v.name}[ ,]`, 'm'));
+    for (const v of ENV_VARIABLES as readonly EnvVariable[])
+      expect(USAGE, v.name).toMatch(new RegExp(`^    ${v.name}[ ,]`, 'm'));
     const heading = (text: string) => lines.findIndex((line) => line.startsWith(`  ${text}`));
     const at = (name: string) => lines.findIndex((line) => line.startsWith(`    ${name} `));
     expect(heading('Services')).toBeLessThan(at('SVC_TIMEOUT_MS'));
@@ -430,7 +503,10 @@ describe('--help', () => {
     const entry = (name: string) => {
       const at = lines.findIndex((line) => line.startsWith(`    ${name} `));
       const end = lines.findIndex((line, i) => i > at && /^ {2,4}\S/.test(line));
-      return lines.slice(at, end).map((line) => line.trim()).join(' ');
+      return lines
+        .slice(at, end)
+        .map((line) => line.trim())
+        .join(' ');
     };
     expect(entry('SVC_TIMEOUT_MS')).toMatch(/\(1 to 600000; default 30000 = 30 s\)$/);
     expect(entry('SVC_MCP_SHUTDOWN_GRACE_MS')).toMatch(/\(0 to 600000; default 10000 = 10 s\)$/);

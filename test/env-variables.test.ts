@@ -21,7 +21,12 @@ const rows: readonly EnvVariable[] = ENV_VARIABLES;
 
 describe('the table', () => {
   it('marks exactly the credentials secret', () => {
-    expect(rows.filter((v) => v.secret).map((v) => v.name).sort()).toEqual([...SECRET_VARIABLES].sort());
+    expect(
+      rows
+        .filter((v) => v.secret)
+        .map((v) => v.name)
+        .sort(),
+    ).toEqual([...SECRET_VARIABLES].sort());
   });
 
   it('holds the defaults config.ts uses', () => {

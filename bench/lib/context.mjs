@@ -4,7 +4,13 @@
 export const bytes = (value) => Buffer.byteLength(typeof value === 'string' ? value : JSON.stringify(value), 'utf8');
 
 /** The part of a tool definition that hosts put in front of the model. outputSchema and _meta are left out. */
-export const modelVisible = ({ name, title, description, inputSchema, annotations }) => ({ name, title, description, inputSchema, annotations });
+export const modelVisible = ({ name, title, description, inputSchema, annotations }) => ({
+  name,
+  title,
+  description,
+  inputSchema,
+  annotations,
+});
 
 /** Sum of the bytes of every `description` string inside a JSON Schema (argument documentation). */
 export function schemaDescriptionBytes(node) {

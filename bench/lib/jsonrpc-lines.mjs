@@ -19,7 +19,10 @@ export const MODERN_META = {
 };
 
 /** A request of the 2026-07-28 era: the same method and params, with the envelope in _meta. */
-export const modern = (message) => ({ ...message, params: { ...message.params, _meta: { ...message.params?._meta, ...MODERN_META } } });
+export const modern = (message) => ({
+  ...message,
+  params: { ...message.params, _meta: { ...message.params?._meta, ...MODERN_META } },
+});
 
 /** Reads the child's stdout as lines of JSON and hands each response to whoever waits for its id. */
 export class LineClient {

@@ -12,13 +12,22 @@ export class RawHttpSession {
   }
 
   headers() {
-    const h = { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': PROTOCOL_VERSION };
+    const h = {
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+      'mcp-protocol-version': PROTOCOL_VERSION,
+    };
     if (this.sessionId) h['mcp-session-id'] = this.sessionId;
     return h;
   }
 
   async post(message) {
-    const res = await request(this.url, { method: 'POST', headers: this.headers(), body: JSON.stringify(message), dispatcher: this.dispatcher });
+    const res = await request(this.url, {
+      method: 'POST',
+      headers: this.headers(),
+      body: JSON.stringify(message),
+      dispatcher: this.dispatcher,
+    });
     const text = await res.body.text();
     if (res.statusCode >= 400) throw new Error(`HTTP ${res.statusCode}: ${text.slice(0, 300)}`);
     const sid = res.headers['mcp-session-id'];
@@ -45,8 +54,14 @@ export class RawHttpSession {
   }
 
   async call(name, args = {}) {
-    const answer = await this.post({ jsonrpc: '2.0', id: this.nextId++, method: 'tools/call', params: { name, arguments: args } });
-    if (answer.error || answer.result?.isError) throw new Error(`${name}: ${JSON.stringify(answer.error ?? answer.result).slice(0, 300)}`);
+    const answer = await this.post({
+      jsonrpc: '2.0',
+      id: this.nextId++,
+      method: 'tools/call',
+      params: { name, arguments: args },
+    });
+    if (answer.error || answer.result?.isError)
+      throw new Error(`${name}: ${JSON.stringify(answer.error ?? answer.result).slice(0, 300)}`);
     return answer.result;
   }
 

@@ -11,7 +11,10 @@ export const BUILD = `${RESULTS}build/`;
 export async function saveJson(name, data) {
   await mkdir(RESULTS, { recursive: true });
   const file = `${RESULTS}${name}.json`;
-  await writeFile(file, `${JSON.stringify({ name, date: new Date().toISOString(), machine: machine(), ...data }, null, 2)}\n`);
+  await writeFile(
+    file,
+    `${JSON.stringify({ name, date: new Date().toISOString(), machine: machine(), ...data }, null, 2)}\n`,
+  );
   return file;
 }
 

@@ -27,12 +27,17 @@ export function benchEnv(extra = {}) {
 }
 
 /**
- * Starts `node dist/cli.js …args` (or another build's cli.js) and waits for the lines it prints on stderr: the sandbox URL with --sandbox,
+ * Starts `node dist/cli.js …args` (or another build's cli.js) and waits for the lines it prints on stderr: the sandbox
+ * URL with --sandbox,
  * the MCP URL with --http. stderr keeps being drained (the server logs every call there; a full pipe would stall it).
  */
 export async function startCli(args, { env, cli = CLI } = {}) {
   await ensureDistCopy();
-  const child = spawn(process.execPath, [cli, ...args], { cwd: ROOT, stdio: ['pipe', 'pipe', 'pipe'], env: benchEnv(env) });
+  const child = spawn(process.execPath, [cli, ...args], {
+    cwd: ROOT,
+    stdio: ['pipe', 'pipe', 'pipe'],
+    env: benchEnv(env),
+  });
   const sandbox = args.includes('--sandbox') ? waitForStderr(child, SANDBOX_LINE) : Promise.resolve(undefined);
   const http = args.includes('--http') ? waitForStderr(child, LISTENING_LINE) : Promise.resolve(undefined);
   const [sandboxMatch, httpMatch] = await Promise.all([sandbox, http]);
@@ -43,7 +48,11 @@ export async function startCli(args, { env, cli = CLI } = {}) {
 /** True when `node dist/cli.js --http` serves (the transport may not be written yet when the bench runs). */
 export async function httpAvailable() {
   await ensureDistCopy();
-  const child = spawn(process.execPath, [CLI, '--http', '--port', '0'], { cwd: ROOT, stdio: ['ignore', 'ignore', 'pipe'], env: benchEnv() });
+  const child = spawn(process.execPath, [CLI, '--http', '--port', '0'], {
+    cwd: ROOT,
+    stdio: ['ignore', 'ignore', 'pipe'],
+    env: benchEnv(),
+  });
   try {
     await waitForStderr(child, LISTENING_LINE, 10_000);
     return true;

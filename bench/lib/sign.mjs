@@ -9,7 +9,9 @@ export const DEMO = { accessKey: 'sandbox-access-key', secretKey: 'sandbox-secre
  */
 export function gatewayHeaders(method, uri, now = Date.now(), { accessKey, secretKey } = DEMO) {
   const timestamp = String(now);
-  const signature = createHmac('sha256', secretKey).update(`${method} ${uri}\n${timestamp}\n${accessKey}`).digest('base64');
+  const signature = createHmac('sha256', secretKey)
+    .update(`${method} ${uri}\n${timestamp}\n${accessKey}`)
+    .digest('base64');
   return {
     'x-svc-apigw-timestamp': timestamp,
     'x-svc-iam-access-key': accessKey,

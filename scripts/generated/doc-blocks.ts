@@ -42,11 +42,9 @@ export function toolTable(): string {
     (op) =>
       `| ${op.id} | \`${op.name}\` | ${op.title} | \`${op.method} ${op.path}\` | ${AUTH[op.auth]} | ${behaviour(op)} |`,
   );
-  return [
-    '| op | tool | what it does | upstream request | auth | effect |',
-    '|---|---|---|---|---|---|',
-    ...rows,
-  ].join('\n');
+  return ['| op | tool | what it does | upstream request | auth | effect |', '|---|---|---|---|---|---|', ...rows].join(
+    '\n',
+  );
 }
 
 /** Replaces the text between `<!-- name:start -->` and `<!-- name:end -->`. */
@@ -107,7 +105,9 @@ const bound = (n: number, v: EnvVariable) => {
  */
 function meaningCell(v: EnvVariable): string {
   const names = new Set(ENV_VARIABLES.flatMap((other) => namesOf(other)));
-  let text = v.meaning.replace(/\b[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+\b/g, (word) => (names.has(word) ? `\`${word}\`` : word));
+  let text = v.meaning.replace(/\b[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+\b/g, (word) =>
+    names.has(word) ? `\`${word}\`` : word,
+  );
   if (v.values) text += `; ${placeholderOf(v)} is ${code(v.values)}`;
   if (v.choices ?? v.listOf) text += `: ${code(v.choices ?? v.listOf!)}`;
   if (v.range) text += `; from ${bound(v.range[0], v)} to ${bound(v.range[1], v)}`;

@@ -12,8 +12,17 @@ export interface GeneratedFile {
 }
 
 /** The Markdown files with generated blocks, and which blocks each holds. */
-export const DOCUMENTS: readonly (readonly [path: string, blocks: readonly (readonly [name: string, make: () => string])[]])[] = [
-  ['README.md', [['tools', toolTable], ['env', envTable]]],
+export const DOCUMENTS: readonly (readonly [
+  path: string,
+  blocks: readonly (readonly [name: string, make: () => string])[],
+])[] = [
+  [
+    'README.md',
+    [
+      ['tools', toolTable],
+      ['env', envTable],
+    ],
+  ],
   ['docs/http.md', [['env-http', httpEnvTable]]],
   ['docs/tools.md', [['translation', translationNote]]],
 ];

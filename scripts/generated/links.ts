@@ -16,7 +16,8 @@ const SECTIONS: Record<string, string> = {
 export function linksFrom(file: string, markdown: string): string {
   return markdown.replace(/\]\(#([\w-]+)\)/g, (_link, anchor: string) => {
     const target = SECTIONS[anchor];
-    if (target === undefined) throw new Error(`no page for the section #${anchor}: name it in scripts/generated/links.ts`);
+    if (target === undefined)
+      throw new Error(`no page for the section #${anchor}: name it in scripts/generated/links.ts`);
     const [page, hash] = target.split('#') as [string, string | undefined];
     const path = page === file ? '' : posix.relative(posix.dirname(file), page);
     return `](${path}${hash === undefined ? '' : `#${hash}`})`;

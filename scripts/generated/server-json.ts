@@ -12,7 +12,8 @@ export function serverJsonVariables(): Record<string, unknown>[] {
       ...(v.default !== undefined ? { default: v.default } : {}),
       ...(v.choices ? { choices: [...v.choices] } : {}),
     };
-    if (v.name !== 'SVC_<SERVICE>_URL') return [{ name: v.name, description: range ? `${v.meaning}; ${range}` : v.meaning, ...common }];
+    if (v.name !== 'SVC_<SERVICE>_URL')
+      return [{ name: v.name, description: range ? `${v.meaning}; ${range}` : v.meaning, ...common }];
     return SERVICES.map((service) => {
       const ops = CATALOGUE.filter((op) => op.service === service).map((op) => op.id);
       return {

@@ -11,7 +11,10 @@ import * as z from 'zod';
  *   spec's is not an error: response.ts moves it to `offSpec`.
  */
 
-const BIG_INTEGER = z.string().regex(/^-?\d+$/).describe('An integer beyond 2^53-1, exact, as its digits');
+const BIG_INTEGER = z
+  .string()
+  .regex(/^-?\d+$/)
+  .describe('An integer beyond 2^53-1, exact, as its digits');
 
 /** A digit string becomes its integer when that is exact; beyond 2^53-1 it stays digits. */
 function exactInteger(value: unknown): unknown {
@@ -44,4 +47,6 @@ export const offSpec = () =>
   z
     .record(z.string(), z.unknown())
     .optional()
-    .describe("Values whose type differs from the spec's, by path, as the upstream sent them (left out of their place)");
+    .describe(
+      "Values whose type differs from the spec's, by path, as the upstream sent them (left out of their place)",
+    );

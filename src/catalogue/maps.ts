@@ -12,18 +12,31 @@ export const ORDER_TYPES = ['legalcode', 'admcode', 'addr', 'roadaddr'] as const
 
 /** The spec's coordinate-system table of E5, with UTM-K's parameters as the spec gives them. */
 export const COORDINATE_SYSTEMS = {
-  'EPSG:4326': { name: 'WGS 84 longitude and latitude', type: 'geographic', unit: 'degree', axes: 'x is longitude, y is latitude' },
+  'EPSG:4326': {
+    name: 'WGS 84 longitude and latitude',
+    type: 'geographic',
+    unit: 'degree',
+    axes: 'x is longitude, y is latitude',
+  },
   'EPSG:3857': { name: 'Web mercator', type: 'projected', datum: 'WGS 1984', unit: 'metre' },
   'SVC:2048': {
     name: 'UTM-K',
     type: 'projected',
     projection: 'Transverse Mercator',
     unit: 'metre',
-    parameters: { centralMeridian: 127.5, latitudeOfOrigin: 38, falseEasting: 2_000_000, falseNorthing: 1_000_000, scaleFactor: 0.9996 },
+    parameters: {
+      centralMeridian: 127.5,
+      latitudeOfOrigin: 38,
+      falseEasting: 2_000_000,
+      falseNorthing: 1_000_000,
+      scaleFactor: 0.9996,
+    },
   },
 } as const satisfies Record<CrsCode, object>;
 
-/** The spec's maps error table: `status.code` and `status.name` with the HTTP status they come with. 0 and 3 succeed. */
+/**
+ * The spec's maps error table: `status.code` and `status.name` with the HTTP status they come with. 0 and 3 succeed.
+ */
 export const MAPS_STATUS = {
   ok: { code: 0, name: 'ok', http: 200 },
   noResults: { code: 3, name: 'no results', http: 200 },
@@ -45,7 +58,9 @@ const CRS = (() => {
     numbers.set(authority, [...(numbers.get(authority) ?? []), number]);
   }
   const anyCase = (text: string) => text.replace(/[A-Za-z]/g, (c) => `[${c.toUpperCase()}${c.toLowerCase()}]`);
-  const one = [...numbers].map(([authority, list]) => `${anyCase(authority)}:${list.length > 1 ? `(${list.join('|')})` : list[0]}`);
+  const one = [...numbers].map(
+    ([authority, list]) => `${anyCase(authority)}:${list.length > 1 ? `(${list.join('|')})` : list[0]}`,
+  );
   return new RegExp(`^(${one.join('|')})$`);
 })();
 const crs = (description: string) =>
@@ -65,7 +80,9 @@ const COORDS = new RegExp(String.raw`^\s*${NUMBER}\s*,\s*${NUMBER}\s*$`);
 /** A number of `coords` as a plain decimal, the form the spec's samples send: no `+`, no exponent, no bare point. */
 export function plainDecimal(text: string): string {
   if (/^-?\d+(\.\d+)?$/.test(text)) return text;
-  const [, sign, whole = '', fraction = '', exponent = '0'] = /^([-+]?)(\d*)(?:\.(\d*))?(?:[eE]([-+]?\d+))?$/.exec(text)!;
+  const [, sign, whole = '', fraction = '', exponent = '0'] = /^([-+]?)(\d*)(?:\.(\d*))?(?:[eE]([-+]?\d+))?$/.exec(
+    text,
+  )!;
   const digits = whole + fraction;
   const point = whole.length + Number(exponent);
   const padded = point < 0 ? '0'.repeat(-point) + digits : digits.padEnd(point, '0');
@@ -79,7 +96,8 @@ export const reverseGeocode = defineOperation({
   id: 'E5',
   name: 'maps_reverse_geocode',
   title: 'Reverse geocode (Korea)',
-  description: 'Converts a coordinate in Korea to dong codes and land-lot/road addresses (status 3: none, e.g. at sea).',
+  description:
+    'Converts a coordinate in Korea to dong codes and land-lot/road addresses (status 3: none, e.g. at sea).',
   service: 'maps',
   method: 'GET',
   path: '/map-reversegeocode/v2/gc',
@@ -94,7 +112,12 @@ export const reverseGeocode = defineOperation({
         coords: z
           .string()
           .regex(COORDS, 'must be "x,y" (e.g. 127.1054,37.3595)')
-          .transform((text) => text.split(',').map((part) => plainDecimal(part.trim())).join(','))
+          .transform((text) =>
+            text
+              .split(',')
+              .map((part) => plainDecimal(part.trim()))
+              .join(','),
+          )
           .describe('"x,y"; lon,lat for EPSG:4326; sent as plain decimals'),
         sourcecrs: crs('Input CRS, any case'),
         targetcrs: crs('Output CRS, any case'),
@@ -128,7 +151,11 @@ export const reverseGeocode = defineOperation({
           ),
           region: maybeObject({
             area0: area(),
-            area1: maybeObject({ name: maybeString(), alias: maybeString(), coords: maybeObject({ center: centre() }) }),
+            area1: maybeObject({
+              name: maybeString(),
+              alias: maybeString(),
+              coords: maybeObject({ center: centre() }),
+            }),
             area2: area(),
             area3: area(),
             area4: area(),

@@ -63,7 +63,11 @@ export const createCompletion = defineOperation({
         inputTokens: maybeArray(z.string()),
         outputTokens: maybeArray(z.string()),
         aiFilters: maybeArray(
-          z.looseObject({ groupName: maybeString(), name: maybeString(), score: maybeString().describe(AI_FILTER_SCORES.map((s) => `${s.score} ${s.degree}`).join(', ')) }),
+          z.looseObject({
+            groupName: maybeString(),
+            name: maybeString(),
+            score: maybeString().describe(AI_FILTER_SCORES.map((s) => `${s.score} ${s.degree}`).join(', ')),
+          }),
         ),
       }),
     }),

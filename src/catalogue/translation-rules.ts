@@ -90,7 +90,12 @@ const DOCUMENTED_SOURCES = LANGUAGE_CODES.filter((code) => TABLE[code] !== undef
 /** Rule 3's pairs and rule 4's directions in words, for refusals, notes and docs/tools.md. */
 export const GLOSSARY_PAIRS_WORDS = `${RULE_3.map(([a, others]) => `${a} with ${others.join(', ')}`).join('; ')} (both ways)`;
 export const HONORIFIC_WORDS = [...new Set(RULE_4.map(([, t]) => t))]
-  .map((target) => `${RULE_4.filter(([, t]) => t === target).map(([s]) => s).join(', ')} -> ${target}`)
+  .map(
+    (target) =>
+      `${RULE_4.filter(([, t]) => t === target)
+        .map(([s]) => s)
+        .join(', ')} -> ${target}`,
+  )
   .join('; ');
 
 const isRuledOut = (source: LanguageCode, target: LanguageCode) => directionBasis(source, target) === 'ruled out';
@@ -112,7 +117,11 @@ const supportsHonorific = (source: LanguageCode, target: LanguageCode) => RULE_4
  * Whether a feature can apply to a direction. With `auto` the source is known only upstream, so a feature can
  * apply when it does for some source the text may have: the tool then lets the platform decide.
  */
-function possible(rule: (s: LanguageCode, t: LanguageCode) => boolean, source: SourceCode, target: LanguageCode): boolean {
+function possible(
+  rule: (s: LanguageCode, t: LanguageCode) => boolean,
+  source: SourceCode,
+  target: LanguageCode,
+): boolean {
   return source === 'auto' ? possibleSources(target).some((s) => rule(s, target)) : rule(source, target);
 }
 const glossaryPossible = (source: SourceCode, target: LanguageCode) => possible(supportsGlossary, source, target);
@@ -214,15 +223,26 @@ export function translationIssues(req: TranslationRequest): TranslationIssue[] {
   const { source, target } = req;
   const issues: TranslationIssue[] = [];
   if (source !== 'auto' && isRuledOut(source, target)) {
-    const why = source === target ? 'the target must differ from the source' : `targets of ${source}: ${targetsOf(source).join(', ')}`;
-    issues.push({ rule: 'direction', field: 'target', message: `${source} -> ${target} is not a supported direction; ${why}` });
+    const why =
+      source === target
+        ? 'the target must differ from the source'
+        : `targets of ${source}: ${targetsOf(source).join(', ')}`;
+    issues.push({
+      rule: 'direction',
+      field: 'target',
+      message: `${source} -> ${target} is not a supported direction; ${why}`,
+    });
     return issues;
   }
   if (req.text !== undefined) {
     const length = countedLength(req.text, source, target);
     if (length > TEXT_LIMIT) {
       const where = spansHonoured(source, target) ? ' outside untranslated spans' : '';
-      issues.push({ rule: 'length', field: 'text', message: `must be at most ${TEXT_LIMIT} characters${where} (got ${length})` });
+      issues.push({
+        rule: 'length',
+        field: 'text',
+        message: `must be at most ${TEXT_LIMIT} characters${where} (got ${length})`,
+      });
     }
   }
   if ((req.glossaryKey !== undefined || req.replaceInfo !== undefined) && !glossaryPossible(source, target)) {

@@ -103,7 +103,10 @@ export interface Operation<
   streamingRegion?: boolean;
   /** The upstream answers a bare JSON array; structured content must be an object, so it becomes `{[key]: array}`. */
   arrayResultKey?: string;
-  /** The answer may be text, not JSON (E5 with output=xml or a JSONP callback): a non-JSON answer passes through as text. */
+  /**
+   * The answer may be text, not JSON (E5 with output=xml or a JSONP callback): a non-JSON answer passes through as
+   * text.
+   */
   mayAnswerText?: AnswersText;
   /** Destructive operations (E11, E15): what the user confirms before anything is sent. */
   confirmation?: Confirmation<z.output<Input>>;
@@ -134,15 +137,20 @@ export type OperationSpec<Input extends z.ZodObject, Output extends z.ZodObject,
  * that never sets `mayAnswerText` gets JSON answers only, by type. The zod schemas are built on first use: building
  * all of them is a large part of what start-up would otherwise do, and tools/list does not need them.
  */
-export function defineOperation<Input extends z.ZodObject, Output extends z.ZodObject, AnswersText extends boolean = false>(
-  spec: OperationSpec<Input, Output, AnswersText>,
-): Operation<Input, Output, AnswersText> {
+export function defineOperation<
+  Input extends z.ZodObject,
+  Output extends z.ZodObject,
+  AnswersText extends boolean = false,
+>(spec: OperationSpec<Input, Output, AnswersText>): Operation<Input, Output, AnswersText> {
   const { input, output, ...rest } = spec;
   let builtInput: Input | undefined;
   let builtOutput: Output | undefined;
   return Object.defineProperties(rest, {
     input: { get: () => (builtInput ??= input()), enumerable: true },
     // Every answer may carry offSpec (./answers.ts), so every output schema says what it is.
-    output: { get: () => (builtOutput ??= output().extend({ [OFF_SPEC_KEY]: offSpec() }) as unknown as Output), enumerable: true },
+    output: {
+      get: () => (builtOutput ??= output().extend({ [OFF_SPEC_KEY]: offSpec() }) as unknown as Output),
+      enumerable: true,
+    },
   }) as Operation<Input, Output, AnswersText>;
 }

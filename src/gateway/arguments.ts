@@ -6,7 +6,10 @@ import { ToolFailure } from './errors.js';
 /** Keys that would reach an object's prototype in a JavaScript upstream: never forwarded, at any depth. */
 const PROTOTYPE_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
 
-/** Deeper than this, arguments are refused: no operation of the spec takes anything near it, and a deep value costs stack. */
+/**
+ * Deeper than this, arguments are refused: no operation of the spec takes anything near it, and a deep value costs
+ * stack.
+ */
 const MAX_ARGUMENT_DEPTH = 32;
 
 /**
@@ -28,7 +31,10 @@ export function normaliseArguments(op: AnyOperation, raw: unknown): unknown {
 
 function withoutPrototypeKeys(value: unknown, depth: number): unknown {
   if (depth > MAX_ARGUMENT_DEPTH) {
-    throw new ToolFailure('invalid_input', `invalid arguments (nothing was sent):\n- arguments: nested deeper than ${MAX_ARGUMENT_DEPTH} levels`);
+    throw new ToolFailure(
+      'invalid_input',
+      `invalid arguments (nothing was sent):\n- arguments: nested deeper than ${MAX_ARGUMENT_DEPTH} levels`,
+    );
   }
   if (Array.isArray(value)) return value.map((item) => withoutPrototypeKeys(item, depth + 1));
   if (typeof value !== 'object' || value === null) return value;

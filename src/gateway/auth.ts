@@ -1,4 +1,3 @@
-
 /** node:crypto, loaded with the first signature: a start (initialize, tools/list) does not need it. */
 const nodeCrypto = () => process.getBuiltinModule('node:crypto');
 

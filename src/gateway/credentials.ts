@@ -41,7 +41,11 @@ export function resolveTarget(
   return { baseUrl, credential };
 }
 
-function credentialFor(credentials: Config['credentials'], service: ServiceId, scheme: AuthScheme): Credential | undefined {
+function credentialFor(
+  credentials: Config['credentials'],
+  service: ServiceId,
+  scheme: AuthScheme,
+): Credential | undefined {
   switch (scheme) {
     case 'gateway-signature':
       return credentials.gateway && { scheme, keys: credentials.gateway };

@@ -22,7 +22,11 @@ export interface Decorated {
   /** `envelope`: how a 2xx answer says it failed, when it can. */
   envelope?: EnvelopeSuccess & { kind: NonNullable<AnyOperation['envelope']> };
   /** `confirmation`: what the user confirms before a destructive call. */
-  confirmation?: { field: string; id(args: Record<string, unknown>): string; consequence(args: Record<string, unknown>): string };
+  confirmation?: {
+    field: string;
+    id(args: Record<string, unknown>): string;
+    consequence(args: Record<string, unknown>): string;
+  };
   /** `paging`: how to get the rest of a list the result had to shorten. */
   paging?: string;
   /** Arguments this server adds: `dryRun` where the call changes something, `confirm` where it destroys. */
@@ -66,6 +70,9 @@ function build(op: AnyOperation): Decorated {
         }
       : {}),
     ...(op.paging ? { paging: op.paging } : {}),
-    addedArguments: { dryRun: !op.annotations.readOnlyHint, ...(confirmation ? { confirm: confirmation.argument } : {}) },
+    addedArguments: {
+      dryRun: !op.annotations.readOnlyHint,
+      ...(confirmation ? { confirm: confirmation.argument } : {}),
+    },
   };
 }

@@ -25,7 +25,11 @@ export function dryRunReply(request: OutgoingRequest): { json: object } {
     }),
   );
   const body = request.body === undefined ? {} : { body: JSON.parse(request.body) as unknown };
-  return { json: { dryRun: { method: request.method, url: request.url, headers, ...body, sent: false, note: noteOn(redacted) } } };
+  return {
+    json: {
+      dryRun: { method: request.method, url: request.url, headers, ...body, sent: false, note: noteOn(redacted) },
+    },
+  };
 }
 
 /**

@@ -51,7 +51,11 @@ const MAX_ATTEMPTS = 3;
 const BASE_BACKOFF_MS = 200;
 
 /** Validates and builds a call, or throws the ToolFailure that says why nothing can be sent. Pure but for config. */
-export function prepare<Op extends AnyOperation>(op: Op, rawArgs: unknown, deps: Pick<ExecutorDeps, 'config'>): PreparedCall<Op> {
+export function prepare<Op extends AnyOperation>(
+  op: Op,
+  rawArgs: unknown,
+  deps: Pick<ExecutorDeps, 'config'>,
+): PreparedCall<Op> {
   // reportInput lets the error say "required" when a field is missing rather than only what was expected.
   const parsed = op.input.safeParse(normaliseArguments(op, rawArgs ?? {}), { reportInput: true });
   if (!parsed.success) throw new ToolFailure('invalid_input', formatIssues(parsed.error.issues));
@@ -62,7 +66,10 @@ export function prepare<Op extends AnyOperation>(op: Op, rawArgs: unknown, deps:
 }
 
 /** The request of one attempt, signed now (a fresh timestamp and request id every time). */
-export function signRequest(call: PreparedCall<AnyOperation>, deps: Pick<ExecutorDeps, 'now' | 'requestId'>): OutgoingRequest {
+export function signRequest(
+  call: PreparedCall<AnyOperation>,
+  deps: Pick<ExecutorDeps, 'now' | 'requestId'>,
+): OutgoingRequest {
   const { op, built, credential } = call;
   const headers = {
     ...authHeaders(credential, { method: built.method, uri: built.uri, now: deps.now(), requestId: deps.requestId() }),
@@ -109,8 +116,13 @@ async function run<Op extends AnyOperation>(
     const deadline = Math.min(started + deps.config.timeoutMs, options.deadline?.at ?? Infinity);
     // SVC_TIMEOUT_MS counts from the call's start, its wait for a place included; another deadline (the workflow's)
     // is named as such.
-    const ownDeadline = options.deadline && options.deadline.setting !== 'SVC_TIMEOUT_MS' && options.deadline.at < started + deps.config.timeoutMs;
-    const timeoutLabel = ownDeadline ? `the call's deadline (${options.deadline!.setting})` : `${deps.config.timeoutMs} ms (SVC_TIMEOUT_MS)`;
+    const ownDeadline =
+      options.deadline &&
+      options.deadline.setting !== 'SVC_TIMEOUT_MS' &&
+      options.deadline.at < started + deps.config.timeoutMs;
+    const timeoutLabel = ownDeadline
+      ? `the call's deadline (${options.deadline!.setting})`
+      : `${deps.config.timeoutMs} ms (SVC_TIMEOUT_MS)`;
     // What this call sends that is secret: its keys, and each attempt's signature. An upstream that echoes them is
     // cleaned before any excerpt is cut from its answer, so that no part of one survives.
     const sent = new Set(secretsOf(call.credential));
@@ -119,7 +131,8 @@ async function run<Op extends AnyOperation>(
       meta.attempts += 1;
       try {
         const request = signRequest(call, deps);
-        for (const [name, value] of Object.entries(request.headers)) if (CREDENTIAL_HEADERS.has(name.toLowerCase())) sent.add(value);
+        for (const [name, value] of Object.entries(request.headers))
+          if (CREDENTIAL_HEADERS.has(name.toLowerCase())) sent.add(value);
         const answered = await send(deps.upstream, request, {
           deadline,
           maxBytes: deps.config.limits.maxResponseBytes,
@@ -130,7 +143,11 @@ async function run<Op extends AnyOperation>(
         meta.delivery = 'yes';
         meta.status = answered.status;
         const raw = { ...answered, text: new Redactor(sent, CREDENTIAL_HEADERS).redact(answered.text) };
-        if (answered.deprecation) options.note?.('notice', `${op.name}: the upstream marks ${call.built.uri.split('?')[0]} as deprecated (${answered.deprecation})`);
+        if (answered.deprecation)
+          options.note?.(
+            'notice',
+            `${op.name}: the upstream marks ${call.built.uri.split('?')[0]} as deprecated (${answered.deprecation})`,
+          );
         const answer = interpretResponse(op, raw);
         meta.durationMs = deps.now() - started;
         return { answer, meta };
@@ -146,7 +163,10 @@ async function run<Op extends AnyOperation>(
           deps.now() + wait < deadline &&
           !options.signal?.aborted;
         if (!again) throw withOutcome(op, error, meta);
-        options.note?.('warning', `${op.name}: ${error.message.replace(/\.$/, '')}; attempt ${meta.attempts + 1} of ${MAX_ATTEMPTS} in ${Math.round(wait)} ms`);
+        options.note?.(
+          'warning',
+          `${op.name}: ${error.message.replace(/\.$/, '')}; attempt ${meta.attempts + 1} of ${MAX_ATTEMPTS} in ${Math.round(wait)} ms`,
+        );
         await sleep(wait, options.signal);
       }
     }
@@ -174,19 +194,27 @@ function withOutcome(op: AnyOperation, failure: ToolFailure, { delivery, status 
   if (op.annotations.readOnlyHint) {
     // A call stopped midway says so even when it reads: the caller may wonder whether to ask again.
     const stopped = failure.code === 'shutting_down' || failure.code === 'cancelled';
-    return stopped && delivery === 'maybe' ? add('The request may have reached the upstream (it changes nothing there).') : failure;
+    return stopped && delivery === 'maybe'
+      ? add('The request may have reached the upstream (it changes nothing there).')
+      : failure;
   }
   // The status line came, then the answer broke off or stalled (the message says which status): unless the upstream
   // refused the request (4xx), it may have done its work.
-  const cutOff = (failure.code === 'connection_failed' || failure.code === 'timeout') && failure.httpStatus !== undefined;
-  if (cutOff && !(failure.httpStatus! >= 400 && failure.httpStatus! < 500)) return add('The change may have been made: check before calling again.');
+  const cutOff =
+    (failure.code === 'connection_failed' || failure.code === 'timeout') && failure.httpStatus !== undefined;
+  if (cutOff && !(failure.httpStatus! >= 400 && failure.httpStatus! < 500))
+    return add('The change may have been made: check before calling again.');
   // A documented failure code (E15's code other than SUCCESS) says the request was refused: nothing to check.
   if (failure.refused) return failure;
   if (status !== undefined && status >= 200 && status < 300) {
-    return add(`The upstream accepted the request (HTTP ${status}), so it may have taken effect: check before calling again.`);
+    return add(
+      `The upstream accepted the request (HTTP ${status}), so it may have taken effect: check before calling again.`,
+    );
   }
   if (delivery === 'maybe' || (status !== undefined && status >= 500)) {
-    return add('The outcome is unknown: the request may have reached the upstream, so check whether it took effect before calling again.');
+    return add(
+      'The outcome is unknown: the request may have reached the upstream, so check whether it took effect before calling again.',
+    );
   }
   return failure;
 }

@@ -19,7 +19,6 @@ export interface Upstream {
   destroy(): Promise<void>;
 }
 
-
 type Undici = typeof import('undici');
 
 /**
@@ -28,7 +27,9 @@ type Undici = typeof import('undici');
  */
 function loadUndici(): Promise<Undici> {
   // Kept: a dynamic import() goes through the module loader again on every call, even once the module is loaded.
-  return (undici ??= import('undici').then((module) => ('Agent' in module ? module : (module as unknown as { default: Undici }).default)));
+  return (undici ??= import('undici').then((module) =>
+    'Agent' in module ? module : (module as unknown as { default: Undici }).default,
+  ));
 }
 let undici: Promise<Undici> | undefined;
 
@@ -129,10 +130,14 @@ export async function send(upstream: Upstream, req: OutgoingRequest, options: Se
     }
     if (stop.signal.aborted || isTimeout(error)) {
       const late = `no complete answer from upstream within ${options.timeoutLabel}`;
-      return new ToolFailure('timeout', status === undefined ? late : `the upstream answered HTTP ${status} and then stalled: ${late}`, {
-        delivery,
-        httpStatus: status,
-      });
+      return new ToolFailure(
+        'timeout',
+        status === undefined ? late : `the upstream answered HTTP ${status} and then stalled: ${late}`,
+        {
+          delivery,
+          httpStatus: status,
+        },
+      );
     }
     return status === undefined ? connectionFailure(error, new URL(req.url).origin) : brokenAnswer(error, status);
   };
@@ -149,9 +154,13 @@ export async function send(upstream: Upstream, req: OutgoingRequest, options: Se
     status = res.statusCode;
     const body = await readLimited(res.body, { maxBytes: options.maxBytes, overflow: 'destroy' });
     if (body.kind === 'too-large') {
-      throw new ToolFailure('malformed_response', `upstream answer is larger than ${options.maxBytes} bytes (SVC_MAX_RESPONSE_BYTES)`, {
-        httpStatus: res.statusCode,
-      });
+      throw new ToolFailure(
+        'malformed_response',
+        `upstream answer is larger than ${options.maxBytes} bytes (SVC_MAX_RESPONSE_BYTES)`,
+        {
+          httpStatus: res.statusCode,
+        },
+      );
     }
     if (body.kind === 'aborted') throw failure(Object.assign(new Error('body cut off'), { code: 'UND_ERR_SOCKET' }));
     return {
@@ -173,15 +182,21 @@ export async function send(upstream: Upstream, req: OutgoingRequest, options: Se
 /** One decoder for every answer: decode() without `stream` keeps no state between calls. */
 const UTF8 = new TextDecoder('utf-8', { fatal: true });
 
-/** Every answer is text (JSON, XML, JSONP): bytes that are not UTF-8 (compressed, binary) are an error, not a result. */
+/**
+ * Every answer is text (JSON, XML, JSONP): bytes that are not UTF-8 (compressed, binary) are an error, not a result.
+ */
 function decode(bytes: Buffer, status: number, encoding: string | string[] | undefined): string {
   try {
     return UTF8.decode(bytes);
   } catch {
     const how = encoding ? ` (Content-Encoding: ${String(encoding)}, which was not asked for)` : '';
-    throw new ToolFailure('malformed_response', `upstream answered HTTP ${status} with ${bytes.length} bytes that are not UTF-8 text${how}`, {
-      httpStatus: status,
-    });
+    throw new ToolFailure(
+      'malformed_response',
+      `upstream answered HTTP ${status} with ${bytes.length} bytes that are not UTF-8 text${how}`,
+      {
+        httpStatus: status,
+      },
+    );
   }
 }
 
@@ -198,7 +213,13 @@ const CONNECTION_WORDS: Record<string, string> = {
   UND_ERR_CONNECT_TIMEOUT: 'connecting timed out',
   EAI_AGAIN: 'the host name could not be resolved (temporary)',
 };
-const RETRYABLE_CONNECTION_CODES = new Set(['ECONNRESET', 'UND_ERR_SOCKET', 'ECONNREFUSED', 'EAI_AGAIN', 'UND_ERR_CONNECT_TIMEOUT']);
+const RETRYABLE_CONNECTION_CODES = new Set([
+  'ECONNRESET',
+  'UND_ERR_SOCKET',
+  'ECONNREFUSED',
+  'EAI_AGAIN',
+  'UND_ERR_CONNECT_TIMEOUT',
+]);
 /** Failures of making the connection: the request provably never left. */
 const NOT_SENT_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'UND_ERR_CONNECT_TIMEOUT']);
 
@@ -221,14 +242,20 @@ function connectionFailure(error: unknown, origin: string): ToolFailure {
 /** The status line and headers came, then the connection broke: the request got there, and may have done its work. */
 function brokenAnswer(error: unknown, status: number): ToolFailure {
   const { code } = connectionError(error);
-  return new ToolFailure('connection_failed', `the upstream answered HTTP ${status} and then the connection broke before the answer was complete [${code}]`, {
-    retryable: RETRYABLE_CONNECTION_CODES.has(code),
-    delivery: 'yes',
-    httpStatus: status,
-  });
+  return new ToolFailure(
+    'connection_failed',
+    `the upstream answered HTTP ${status} and then the connection broke before the answer was complete [${code}]`,
+    {
+      retryable: RETRYABLE_CONNECTION_CODES.has(code),
+      delivery: 'yes',
+      httpStatus: status,
+    },
+  );
 }
 
 function deprecation(headers: Record<string, string | string[] | undefined>): { deprecation?: string } {
-  const said = ['deprecation', 'sunset'].filter((name) => headers[name] !== undefined).map((name) => `${name}: ${String(headers[name]).slice(0, 100)}`);
+  const said = ['deprecation', 'sunset']
+    .filter((name) => headers[name] !== undefined)
+    .map((name) => `${name}: ${String(headers[name]).slice(0, 100)}`);
   return said.length > 0 ? { deprecation: said.join(', ') } : {};
 }

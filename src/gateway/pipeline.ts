@@ -18,7 +18,10 @@ export interface CallLog {
   (entry: { tool: string; outcome: string; durationMs: number; attempts: number; httpStatus?: number }): void;
 }
 
-/** What every tool call shares: the executor's dependencies, the admission of calls, what to keep out of results, the log. */
+/**
+ * What every tool call shares: the executor's dependencies, the admission of calls, what to keep out of results, the
+ * log.
+ */
 export interface CallFrame {
   deps: ExecutorDeps;
   now(): number;
@@ -93,7 +96,12 @@ const MAX_ERROR_CHARS = 4000;
  * sign -> send -> interpret -> render. Nothing is sent before the arguments passed and, for a destructive call, the
  * user agreed; a call waiting for the user holds no place.
  */
-export function callOperation(op: AnyOperation, rawArgs: Record<string, unknown> | undefined, frame: CallFrame, hooks: CallHooks): Promise<ToolOutcome> {
+export function callOperation(
+  op: AnyOperation,
+  rawArgs: Record<string, unknown> | undefined,
+  frame: CallFrame,
+  hooks: CallHooks,
+): Promise<ToolOutcome> {
   return runCall(frame, op.name, hooks, async (signal, admit) => {
     const { safety, rest } = takeSafetyArgs(op, rawArgs);
     const call = prepare(op, rest, frame.deps);
@@ -101,8 +109,16 @@ export function callOperation(op: AnyOperation, rawArgs: Record<string, unknown>
     const { confirmation, paging } = decorate(op);
     if (confirmation && frame.confirmDestructive) {
       const args = call.args as Record<string, unknown>;
-      const request = { tool: op.name, field: confirmation.field, id: confirmation.id(args), consequence: confirmation.consequence(args), args };
-      const answer = await hooks.confirm(safety.confirm === undefined ? request : { ...request, confirm: safety.confirm });
+      const request = {
+        tool: op.name,
+        field: confirmation.field,
+        id: confirmation.id(args),
+        consequence: confirmation.consequence(args),
+        args,
+      };
+      const answer = await hooks.confirm(
+        safety.confirm === undefined ? request : { ...request, confirm: safety.confirm },
+      );
       if (answer.kind === 'ask') return { pending: answer.pending };
     }
     const deadline = await admit(signal);
@@ -129,7 +145,10 @@ export async function runCall(
   let release: (() => void) | undefined;
   // SVC_TIMEOUT_MS counts from the moment the call asks for its place: its wait for one counts, its user's time with a
   // confirmation form (before it asks) does not.
-  const admit: Admit = async (s, deadline = { at: frame.now() + frame.deps.config.timeoutMs, setting: 'SVC_TIMEOUT_MS' }) => {
+  const admit: Admit = async (
+    s,
+    deadline = { at: frame.now() + frame.deps.config.timeoutMs, setting: 'SVC_TIMEOUT_MS' },
+  ) => {
     release ??= await frame.calls.admit(s, { client: hooks.client, deadline, now: frame.now });
     return deadline;
   };
@@ -154,12 +173,19 @@ export async function runCall(
     release?.();
     done();
   }
-  frame.log({ tool, outcome: logged, durationMs: frame.now() - started, attempts: meta?.attempts ?? 0, httpStatus: meta?.status });
+  frame.log({
+    tool,
+    outcome: logged,
+    durationMs: frame.now() - started,
+    attempts: meta?.attempts ?? 0,
+    httpStatus: meta?.status,
+  });
   return outcome;
 }
 
 const bytes = (text: string) => Buffer.byteLength(text, 'utf8');
-const cut = (text: string, max: number) => (text.length > max ? `${text.slice(0, max)}… (cut: ${text.length - max} more characters)` : text);
+const cut = (text: string, max: number) =>
+  text.length > max ? `${text.slice(0, max)}… (cut: ${text.length - max} more characters)` : text;
 
 /**
  * A reply as a result: secrets redacted, and within the size limit. JSON appears as structured content and, unless
@@ -171,11 +197,17 @@ function render(reply: Reply, frame: CallFrame): ToolResult {
   if (!('json' in reply)) {
     const text = redactor.redact(reply.text);
     if (bytes(text) <= max) return { content: [{ type: 'text', text }] };
-    const kept = Buffer.from(text, 'utf8').subarray(0, max - 300).toString('utf8').replace(/\uFFFD$/, '');
+    const kept = Buffer.from(text, 'utf8')
+      .subarray(0, max - 300)
+      .toString('utf8')
+      .replace(/\uFFFD$/, '');
     return {
       content: [
         { type: 'text', text: kept },
-        { type: 'text', text: `Cut to fit SVC_MAX_RESULT_BYTES (${max}): ${kept.length} of ${text.length} characters shown.` },
+        {
+          type: 'text',
+          text: `Cut to fit SVC_MAX_RESULT_BYTES (${max}): ${kept.length} of ${text.length} characters shown.`,
+        },
       ],
     };
   }

@@ -32,7 +32,10 @@ export function buildRequest(
 ): BuiltRequest {
   const decorated = decorate(op as AnyOperation);
   const used = new Set<string>([...pathParams(op), ...decorated.notSent]);
-  const path = op.path.replace(PLACEHOLDER, (_, name: string) => decorated.pathValue(name, args, defaultRegion) ?? encodeSegment(name, args[name]));
+  const path = op.path.replace(
+    PLACEHOLDER,
+    (_, name: string) => decorated.pathValue(name, args, defaultRegion) ?? encodeSegment(name, args[name]),
+  );
 
   const rest = Object.entries(args).filter(([name, value]) => !used.has(name) && value !== undefined);
   let query = '';
@@ -66,7 +69,10 @@ const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[
  */
 function encodeStrict(field: string, text: string): string {
   if (LONE_SURROGATE.test(text)) {
-    throw new ToolFailure('invalid_input', `invalid arguments (nothing was sent):\n- ${field}: must be valid Unicode text (it has a lone surrogate)`);
+    throw new ToolFailure(
+      'invalid_input',
+      `invalid arguments (nothing was sent):\n- ${field}: must be valid Unicode text (it has a lone surrogate)`,
+    );
   }
   return encodeURIComponent(text).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
 }

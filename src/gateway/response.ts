@@ -2,12 +2,7 @@ import * as z from 'zod';
 import { OFF_SPEC_KEY } from '../catalogue/answers.js';
 import { decorate } from './decorate.js';
 import type { Answer, AnyOperation } from '../catalogue/types.js';
-import {
-  GATEWAY_ERROR_CODES,
-  RETRYABLE_GATEWAY_CODES,
-  RETRYABLE_HTTP_STATUSES,
-  ToolFailure,
-} from './errors.js';
+import { GATEWAY_ERROR_CODES, RETRYABLE_GATEWAY_CODES, RETRYABLE_HTTP_STATUSES, ToolFailure } from './errors.js';
 import { parseJsonExact } from './exact-json.js';
 import type { RawResponse } from './http.js';
 import { jsonpContent, xmlStatus, type XmlStatus } from './text-answers.js';
@@ -15,7 +10,9 @@ import { jsonpContent, xmlStatus, type XmlStatus } from './text-answers.js';
 type Json = Record<string, unknown>;
 const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
 
-/** What an answer's body is: JSON (JSONP's included), text (E5's XML, with its status when one is found), or neither. */
+/**
+ * What an answer's body is: JSON (JSONP's included), text (E5's XML, with its status when one is found), or neither.
+ */
 type Body =
   | { kind: 'json'; value: unknown; jsonp: boolean }
   | { kind: 'text'; status?: XmlStatus }
@@ -33,9 +30,13 @@ export function interpretResponse<Op extends AnyOperation>(op: Op, res: RawRespo
   if (res.text.trim() === '') throw lacking(op, res, 'an empty body');
 
   if (body.kind === 'malformed') {
-    throw new ToolFailure('malformed_response', `upstream answered HTTP ${res.status} with a body that is not valid JSON (${body.reason}): ${snippet(res.text)}`, {
-      httpStatus: res.status,
-    });
+    throw new ToolFailure(
+      'malformed_response',
+      `upstream answered HTTP ${res.status} with a body that is not valid JSON (${body.reason}): ${snippet(res.text)}`,
+      {
+        httpStatus: res.status,
+      },
+    );
   }
   if (body.kind === 'text') {
     // The XML layout is not shown in the spec: a status is checked when one is found, and the text passes as it came.
@@ -46,7 +47,11 @@ export function interpretResponse<Op extends AnyOperation>(op: Op, res: RawRespo
   let parsed = body.value;
   parsed = decorate(op).asObject(parsed);
   if (!isObject(parsed)) {
-    throw new ToolFailure('unexpected_response', `upstream answered with JSON that is not an object: ${snippet(res.text)}`, { httpStatus: res.status });
+    throw new ToolFailure(
+      'unexpected_response',
+      `upstream answered with JSON that is not an object: ${snippet(res.text)}`,
+      { httpStatus: res.status },
+    );
   }
   const gateway = gatewayError(parsed);
   if (gateway) throw gateway(res.status);
@@ -92,21 +97,32 @@ function readAnswer(op: AnyOperation, body: Json, res: RawResponse): unknown {
     const check = op.output.safeParse(current);
     if (check.success) return Object.keys(aside).length > 0 ? { ...check.data, [OFF_SPEC_KEY]: aside } : check.data;
     // An issue is the success's when the member it would move holds (or is) something a success carries.
-    const essential = check.error.issues.filter((issue) => required.some((path) => startsWith(path, memberPath(issue.path))));
+    const essential = check.error.issues.filter((issue) =>
+      required.some((path) => startsWith(path, memberPath(issue.path))),
+    );
     if (essential.length > 0) {
       const what = essential.map((issue) => {
         const path = issue.path.join('.') || 'body';
-        return valueAt(current, issue.path) == null ? `no ${path}` : `${path} that is not as the spec says (${issue.message})`;
+        return valueAt(current, issue.path) == null
+          ? `no ${path}`
+          : `${path} that is not as the spec says (${issue.message})`;
       });
       throw lacking(op, res, what.join(', '), `: ${snippet(res.text)}`);
     }
     if (current === body) current = structuredClone(body);
     for (const issue of check.error.issues) setAside(current, issue.path, aside);
   }
-  throw new ToolFailure('unexpected_response', `upstream answer could not be read as the spec describes it: ${snippet(res.text)}`, { httpStatus: res.status });
+  throw new ToolFailure(
+    'unexpected_response',
+    `upstream answer could not be read as the spec describes it: ${snippet(res.text)}`,
+    { httpStatus: res.status },
+  );
 }
 
-/** The failure of an answer without what a success carries. For a write, the executor adds that it may have taken effect. */
+/**
+ * The failure of an answer without what a success carries. For a write, the executor adds that it may have taken
+ * effect.
+ */
 function lacking(op: AnyOperation, res: RawResponse, what: string, after = ''): ToolFailure {
   return new ToolFailure(
     'unexpected_response',
@@ -218,7 +234,11 @@ function httpFailure(res: RawResponse, body: Body): ToolFailure {
       });
     }
   }
-  const own = isObject(parsed) ? ownError(parsed) : body.kind === 'text' && body.status ? ownError({ status: body.status }) : undefined;
+  const own = isObject(parsed)
+    ? ownError(parsed)
+    : body.kind === 'text' && body.status
+      ? ownError({ status: body.status })
+      : undefined;
   if (own) {
     return new ToolFailure('upstream_error', `upstream error ${own.code}: ${own.message}${httpNote(res.status)}`, {
       ...retry,
@@ -232,10 +252,14 @@ function httpFailure(res: RawResponse, body: Body): ToolFailure {
       : res.retryAfterMs !== undefined
         ? ` The upstream asked to retry after ${Math.ceil(res.retryAfterMs / 1000)} s.`
         : '';
-  return new ToolFailure('http_error', `upstream answered HTTP ${res.status}: ${snippet(res.text) || '(empty body)'}.${hint}`, {
-    ...retry,
-    httpStatus: res.status,
-  });
+  return new ToolFailure(
+    'http_error',
+    `upstream answered HTTP ${res.status}: ${snippet(res.text) || '(empty body)'}.${hint}`,
+    {
+      ...retry,
+      httpStatus: res.status,
+    },
+  );
 }
 
 /** Service-specific error bodies: N2MT (translation), `status` (maps, text generation), `code`/`message`. */
@@ -245,7 +269,13 @@ function ownError(body: Json): { code: string; message: string } | undefined {
   }
   if (isObject(body.status) && body.status.code !== undefined) {
     const { code, name, message } = body.status;
-    return { code: told(code, 40), message: [name, message].filter(Boolean).map((v) => told(v)).join(': ') };
+    return {
+      code: told(code, 40),
+      message: [name, message]
+        .filter(Boolean)
+        .map((v) => told(v))
+        .join(': '),
+    };
   }
   if (body.code !== undefined && body.message !== undefined) {
     return { code: told(body.code, 40), message: told(body.message) };
@@ -269,9 +299,16 @@ function checkEnvelope(op: AnyOperation, body: Json, status: number): void {
   if (values.some((v) => String(v) === String(value))) return;
   const code = envelope.kind === 'success-flag' ? `${key}=${told(value, 30)}` : told(value, 40);
   // A nested status (maps, text generation) has a name beside its message; a body's own `name` is data (E8's scanner).
-  const said = (path.length > 1 ? [holder.name, holder.message] : [holder.message]).filter((v) => v !== undefined && v !== null && v !== '').map((v) => told(v));
+  const said = (path.length > 1 ? [holder.name, holder.message] : [holder.message])
+    .filter((v) => v !== undefined && v !== null && v !== '')
+    .map((v) => told(v));
   const { [key]: _, ...others } = path.length === 1 ? body : holder;
-  const message = said.length > 0 ? said.join(': ') : Object.keys(others).length > 0 ? told(others) : '(the answer says nothing more)';
+  const message =
+    said.length > 0
+      ? said.join(': ')
+      : Object.keys(others).length > 0
+        ? told(others)
+        : '(the answer says nothing more)';
   throw new ToolFailure('upstream_error', `upstream error ${code}: ${message}${httpNote(status)}`, {
     httpStatus: status,
     upstreamCode: code,

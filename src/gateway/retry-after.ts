@@ -18,7 +18,9 @@ const TIME = '(\\d{2}):(\\d{2}):(\\d{2})';
 /** IMF-fixdate, the form senders use: `Sun, 06 Nov 1994 08:49:37 GMT`. */
 const IMF_FIXDATE = new RegExp(`^(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun), (\\d{2}) ${MONTH} (\\d{4}) ${TIME} GMT$`);
 /** The obsolete forms a recipient must still read: `Sunday, 06-Nov-94 08:49:37 GMT` and `Sun Nov  6 08:49:37 1994`. */
-const RFC_850 = new RegExp(`^(?:Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday), (\\d{2})-${MONTH}-(\\d{2}) ${TIME} GMT$`);
+const RFC_850 = new RegExp(
+  `^(?:Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday), (\\d{2})-${MONTH}-(\\d{2}) ${TIME} GMT$`,
+);
 const ASCTIME = new RegExp(`^(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun) ${MONTH} ( ?\\d{1,2}) ${TIME} (\\d{4})$`);
 
 /** An HTTP-date as epoch milliseconds, or undefined when the text is not one (or names no real day or time). */
@@ -26,7 +28,8 @@ function httpDate(text: string, now: number): number | undefined {
   let m: RegExpExecArray | null;
   let fields: { day: string; month: string; year: number; time: string[] } | undefined;
   if ((m = IMF_FIXDATE.exec(text))) fields = { day: m[1]!, month: m[2]!, year: Number(m[3]), time: m.slice(4, 7) };
-  else if ((m = RFC_850.exec(text))) fields = { day: m[1]!, month: m[2]!, year: twoDigitYear(Number(m[3]), now), time: m.slice(4, 7) };
+  else if ((m = RFC_850.exec(text)))
+    fields = { day: m[1]!, month: m[2]!, year: twoDigitYear(Number(m[3]), now), time: m.slice(4, 7) };
   else if ((m = ASCTIME.exec(text))) fields = { day: m[2]!, month: m[1]!, year: Number(m[6]), time: m.slice(3, 6) };
   if (!fields) return undefined;
   const day = Number(fields.day);

@@ -13,7 +13,8 @@ function describeIssue(issue: z.core.$ZodIssue): string {
   // A missing field fails as a wrong type or value; say that it is required (needs safeParse's reportInput).
   // null counts as missing: an optional argument may be null (it means "not given"), a required one may not.
   const missing = 'input' in issue && (issue.input === undefined || issue.input === null);
-  if (missing && (issue.code === 'invalid_type' || issue.code === 'invalid_value')) return `is required (${issue.message})`;
+  if (missing && (issue.code === 'invalid_type' || issue.code === 'invalid_value'))
+    return `is required (${issue.message})`;
   switch (issue.code) {
     case 'too_big':
       return `${issue.message} (maximum ${String(issue.maximum)}${issue.inclusive === false ? ', exclusive' : ''})`;

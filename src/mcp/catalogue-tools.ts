@@ -41,7 +41,9 @@ function outputSchema(op: AnyOperation): Tool['outputSchema'] {
 /** Catalogue entry -> tool handler: every operation runs through the one pipeline. */
 export function catalogueTool(op: AnyOperation, definition: Tool, frame: CallFrame): ToolHandler {
   return {
-    definition: decorate(op).notSent.has('region') ? withRegionDefault(definition, frame.deps.config.streamingRegion) : definition,
+    definition: decorate(op).notSent.has('region')
+      ? withRegionDefault(definition, frame.deps.config.streamingRegion)
+      : definition,
     facts: { name: op.name, readOnly: op.annotations.readOnlyHint, services: [op.service] },
     // The pipeline is loaded with the first call (cli.ts loads it in the idle time after start): start-up does not pay.
     call: async (args, hooks) => (await import('../gateway/pipeline.js')).callOperation(op, args, frame, hooks),
@@ -57,5 +59,8 @@ function withRegionDefault(definition: Tool, region: StreamingRegion): Tool {
   const current = properties?.region;
   if (!properties || !current) return definition;
   const described = { ...(current as object), description: regionDescription(region) };
-  return { ...definition, inputSchema: { ...definition.inputSchema, properties: { ...properties, region: described } } };
+  return {
+    ...definition,
+    inputSchema: { ...definition.inputSchema, properties: { ...properties, region: described } },
+  };
 }

@@ -136,7 +136,13 @@ function firstEndingAfter(spans: readonly Range[], offset: number): number {
 }
 
 /** A sentence over the limit: cut after whitespace runs; a word still over the limit, between characters. */
-function splitLong(sentence: string, base: number, spans: readonly Range[], limit: number, count: (piece: string) => number): string[] {
+function splitLong(
+  sentence: string,
+  base: number,
+  spans: readonly Range[],
+  limit: number,
+  count: (piece: string) => number,
+): string[] {
   const afterWhitespace = [...sentence.matchAll(/\s+/g)].map((m) => m.index + m[0].length);
   const out: string[] = [];
   for (const word of slices(sentence, afterWhitespace, spans, base)) {

@@ -1,5 +1,5 @@
-import { ProtocolError, ProtocolErrorCode } from "@modelcontextprotocol/server";
-import type { Server, CompleteResult } from "@modelcontextprotocol/server";
+import { ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/server';
+import type { Server, CompleteResult } from '@modelcontextprotocol/server';
 
 /** The values a partly typed argument can take; `context.arguments` holds the arguments already chosen. */
 export type Completer = (typed: string, context?: { arguments?: Record<string, string> }) => string[];
@@ -36,6 +36,8 @@ export function registerCompletion(server: Server, sources: CompletionSources): 
     }
     const complete = completers && Object.hasOwn(completers, argument.name) ? completers[argument.name] : undefined;
     const values = complete ? complete(argument.value, context) : [];
-    return { completion: { values: values.slice(0, MAX_VALUES), total: values.length, hasMore: values.length > MAX_VALUES } };
+    return {
+      completion: { values: values.slice(0, MAX_VALUES), total: values.length, hasMore: values.length > MAX_VALUES },
+    };
   });
 }

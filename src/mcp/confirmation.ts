@@ -54,7 +54,11 @@ export type FormChannel = 'input-request' | 'elicitation' | 'none';
  * - a 2025 client that shows forms gets the same form by elicitation/create on its session, as before;
  * - a client that shows no forms confirms with the `confirm` argument.
  */
-export function confirmHook(ctx: ServerContext, codec: RequestStateCodec<ConfirmationState>, channel: FormChannel): CallHooks['confirm'] {
+export function confirmHook(
+  ctx: ServerContext,
+  codec: RequestStateCodec<ConfirmationState>,
+  channel: FormChannel,
+): CallHooks['confirm'] {
   return async (request) => {
     if (channel === 'none') {
       checkConfirmArgument(request);
@@ -66,7 +70,12 @@ export function confirmHook(ctx: ServerContext, codec: RequestStateCodec<Confirm
     }
     const state = ctx.mcpReq.requestState<ConfirmationState>();
     if (state !== undefined) {
-      if (typeof state !== 'object' || state === null || state.tool !== request.tool || state.digest !== digest(request)) {
+      if (
+        typeof state !== 'object' ||
+        state === null ||
+        state.tool !== request.tool ||
+        state.digest !== digest(request)
+      ) {
         refuse(request, 'the confirmation answered was asked for another call (other tool or arguments)');
       }
       checkFormAnswer(request, formAnswer(ctx, request.field));
@@ -87,7 +96,9 @@ function form(request: ConfirmationRequest): ElicitRequestFormParams {
     message: `${request.consequence}\n\nTo confirm, type the ${request.field}: ${request.id}`,
     requestedSchema: {
       type: 'object',
-      properties: { [request.field]: { type: 'string', title: request.field, description: `Type ${request.id} to confirm` } },
+      properties: {
+        [request.field]: { type: 'string', title: request.field, description: `Type ${request.id} to confirm` },
+      },
       required: [request.field],
     },
   };
@@ -96,7 +107,10 @@ function form(request: ConfirmationRequest): ElicitRequestFormParams {
 /** A 2025 session: the form goes to the client as elicitation/create, and the call waits for it (holding no place). */
 async function elicit(ctx: ServerContext, request: ConfirmationRequest): Promise<FormAnswer> {
   try {
-    const answer = await ctx.mcpReq.elicitInput(form(request), { signal: ctx.mcpReq.signal, timeout: CONFIRMATION_TIMEOUT_MS });
+    const answer = await ctx.mcpReq.elicitInput(form(request), {
+      signal: ctx.mcpReq.signal,
+      timeout: CONFIRMATION_TIMEOUT_MS,
+    });
     if (answer.action !== 'accept') return { action: answer.action };
     return { action: 'accept', typed: answer.content?.[request.field] };
   } catch (error) {
@@ -117,7 +131,11 @@ function formAnswer(ctx: ServerContext, field: string): FormAnswer {
 
 /** The tool and its validated arguments, in a stable order: what a confirmation holds for. */
 function digest(request: ConfirmationRequest): string {
-  return process.getBuiltinModule('node:crypto').createHash('sha256').update(`${request.tool}\0${stableJson(request.args)}`).digest('base64url');
+  return process
+    .getBuiltinModule('node:crypto')
+    .createHash('sha256')
+    .update(`${request.tool}\0${stableJson(request.args)}`)
+    .digest('base64url');
 }
 
 function stableJson(value: unknown): string {

@@ -1,4 +1,4 @@
-import type { Icon } from "@modelcontextprotocol/server";
+import type { Icon } from '@modelcontextprotocol/server';
 import type { ServiceId } from '../catalogue/types.js';
 
 /**
@@ -18,7 +18,10 @@ const SERVICES: Record<ServiceId, Drawing> = {
   streaming: { colour: '#0e7490', path: 'M4 9c3-3 5 3 8 0s5 3 8 0M4 15c3-3 5 3 8 0s5 3 8 0' },
   translation: { colour: '#2563eb', path: 'M5 6h14v9h-8l-4 3v-3H5zM9 10h6' },
   dataflow: { colour: '#7c3aed', path: 'M5 6h5v5H5zM14 13h5v5h-5zM10 8.5h2a2 2 0 0 1 2 2v5' },
-  maps: { colour: '#16a34a', path: 'M12 20s-6-5.5-6-10a6 6 0 0 1 12 0c0 4.5-6 10-6 10zM12 8a2 2 0 1 0 0 4a2 2 0 1 0 0-4z' },
+  maps: {
+    colour: '#16a34a',
+    path: 'M12 20s-6-5.5-6-10a6 6 0 0 1 12 0c0 4.5-6 10-6 10zM12 8a2 2 0 1 0 0 4a2 2 0 1 0 0-4z',
+  },
   apigateway: { colour: '#ea580c', path: 'M5 19V9l7-4 7 4v10M9 19v-6h6v6' },
   datacatalog: { colour: '#0891b2', path: 'M6 5h12v14H6zM9 9h6M9 13h6' },
   bigdata: { colour: '#9333ea', path: 'M6 18v-7M10 18V7M14 18v-5M18 18V9' },
@@ -38,7 +41,11 @@ export function svg({ colour, path }: Drawing): string {
 }
 
 const icon = (drawing: Drawing): Icon[] => [
-  { src: `data:image/svg+xml;base64,${Buffer.from(svg(drawing), 'utf8').toString('base64')}`, mimeType: 'image/svg+xml', sizes: ['any'] },
+  {
+    src: `data:image/svg+xml;base64,${Buffer.from(svg(drawing), 'utf8').toString('base64')}`,
+    mimeType: 'image/svg+xml',
+    sizes: ['any'],
+  },
 ];
 
 export const SERVER_ICON_SVG = svg(SERVER);

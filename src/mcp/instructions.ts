@@ -1,7 +1,6 @@
 import { SERVICE_NAMES } from '../catalogue/types.js';
 import type { ToolFacts, ToolPolicy } from './tool-policy.js';
 
-
 export interface InstructionFacts {
   /** The tools this server lists. */
   tools: readonly (ToolFacts & { destructive: boolean })[];
@@ -18,7 +17,8 @@ export function serverInstructions({ tools, policy, confirmDestructive, sandbox 
     `Tools for the ${listed(services)} ${services.length === 1 ? 'service' : 'services'} of a platform behind one API gateway.`,
     "Arguments are checked before anything is sent; a failed call returns isError with the field and rule, or the upstream's code and message.",
   ];
-  if (tools.some((t) => !t.readOnly)) lines.push('Tools that change something take dryRun: true, which returns the signed request without sending it.');
+  if (tools.some((t) => !t.readOnly))
+    lines.push('Tools that change something take dryRun: true, which returns the signed request without sending it.');
   if (destructive.length > 0) {
     lines.push(
       confirmDestructive
@@ -27,7 +27,10 @@ export function serverInstructions({ tools, policy, confirmDestructive, sandbox 
     );
   }
   if (policy.readOnly) lines.push('This server is read-only: tools that change something are not offered.');
-  if (sandbox) lines.push('SANDBOX MODE: every service is the embedded simulator with demo data, not the real platform. Results are simulated.');
+  if (sandbox)
+    lines.push(
+      'SANDBOX MODE: every service is the embedded simulator with demo data, not the real platform. Results are simulated.',
+    );
   return lines.join('\n');
 }
 

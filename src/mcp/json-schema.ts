@@ -31,4 +31,5 @@ function trim(node: unknown, depth = 0): unknown {
   return out;
 }
 
-const isEmptyObject = (v: unknown) => typeof v === 'object' && v !== null && !Array.isArray(v) && Object.keys(v).length === 0;
+const isEmptyObject = (v: unknown) =>
+  typeof v === 'object' && v !== null && !Array.isArray(v) && Object.keys(v).length === 0;

@@ -1,5 +1,5 @@
-import { ProtocolError, ProtocolErrorCode } from "@modelcontextprotocol/server";
-import type { Server, GetPromptResult, Icon, Prompt } from "@modelcontextprotocol/server";
+import { ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/server';
+import type { Server, GetPromptResult, Icon, Prompt } from '@modelcontextprotocol/server';
 import {
   LANGUAGE_CODES,
   LANGUAGE_NAMES,
@@ -27,7 +27,8 @@ import { WORKFLOW_TOOL_NAME } from './workflow-tool.js';
  */
 
 /** Completion over a fixed list of values, by case-insensitive prefix. */
-const oneOf = (values: readonly string[]) => (typed: string) => values.filter((v) => v.toLowerCase().startsWith(typed.trim().toLowerCase()));
+const oneOf = (values: readonly string[]) => (typed: string) =>
+  values.filter((v) => v.toLowerCase().startsWith(typed.trim().toLowerCase()));
 
 /** One argument of a prompt: prompt arguments are strings, given or not. */
 interface PromptArgument<Required extends boolean = boolean> {
@@ -46,7 +47,11 @@ const required = (description: string, complete?: Completer, notBlank = false): 
   complete,
   notBlank,
 });
-const optional = (description: string, complete?: Completer): PromptArgument<false> => ({ description, required: false, complete });
+const optional = (description: string, complete?: Completer): PromptArgument<false> => ({
+  description,
+  required: false,
+  complete,
+});
 
 /** The values render() receives: a required argument is always there. */
 type Values<Args extends Record<string, PromptArgument>> = {
@@ -58,10 +63,14 @@ const textArg = (what: string): PromptArgument<true> => ({
   ...required(`${what}, at most ${MAX_TEXT_LENGTH} characters`, undefined, true),
   maxLength: MAX_TEXT_LENGTH,
 });
-const targetArg = () => required('Target language code, e.g. en, ko, ja, zh-CN (completion follows the source)', completeTarget);
+const targetArg = () =>
+  required('Target language code, e.g. en, ko, ja, zh-CN (completion follows the source)', completeTarget);
 const sourceArg = () => optional('Source language code, or auto to detect (default auto)', completeSource);
 const lengthArg = () =>
-  optional('Summary length: short (1-2 sentences), medium (3-5, default) or long (a paragraph)', oneOf(SUMMARY_LENGTHS));
+  optional(
+    'Summary length: short (1-2 sentences), medium (3-5, default) or long (a paragraph)',
+    oneOf(SUMMARY_LENGTHS),
+  );
 
 interface RegisteredPrompt {
   listed: Prompt;
@@ -87,7 +96,11 @@ export function registerPrompts(server: Server, enabled: (tool: string) => boole
       title,
       description,
       icons,
-      arguments: Object.entries(args).map(([argument, spec]) => ({ name: argument, description: spec.description, required: spec.required })),
+      arguments: Object.entries(args).map(([argument, spec]) => ({
+        name: argument,
+        description: spec.description,
+        required: spec.required,
+      })),
     };
     prompts.set(name, { listed, args, render: render as RegisteredPrompt['render'] });
   };
@@ -100,7 +113,12 @@ export function registerPrompts(server: Server, enabled: (tool: string) => boole
       description:
         'Translate a text (split over the 5000-character limit at sentence boundaries) with translation_translate_text, ' +
         'then summarize the translation in the target language with textgen_create_completion.',
-      args: { text: textArg('The text to translate and summarize'), target: targetArg(), source: sourceArg(), length: lengthArg() },
+      args: {
+        text: textArg('The text to translate and summarize'),
+        target: targetArg(),
+        source: sourceArg(),
+        length: lengthArg(),
+      },
       icons: serviceIcons('translation'),
       tools: ['translation_translate_text', 'textgen_create_completion'],
     },
@@ -117,7 +135,12 @@ export function registerPrompts(server: Server, enabled: (tool: string) => boole
       description:
         'Summarize a text in its own language with textgen_create_completion, then translate only the summary with ' +
         'translation_translate_text: cheaper than translating a long text first.',
-      args: { text: textArg('The text to summarize and translate'), target: targetArg(), source: sourceArg(), length: lengthArg() },
+      args: {
+        text: textArg('The text to summarize and translate'),
+        target: targetArg(),
+        source: sourceArg(),
+        length: lengthArg(),
+      },
       icons: serviceIcons('textgen'),
       tools: ['translation_translate_text', 'textgen_create_completion'],
     },
@@ -137,7 +160,10 @@ export function registerPrompts(server: Server, enabled: (tool: string) => boole
       args: {
         coords: required('"x,y" of the place; for EPSG:4326 longitude,latitude, e.g. 127.1054,37.3595'),
         target: required('Language to give the address in, e.g. en, ja, zh-CN', completeTargetOf('ko')),
-        sourcecrs: optional('Coordinate system of coords: EPSG:4326 (default), EPSG:3857 or SVC:2048 (UTM-K)', oneOf(CRS_CODES)),
+        sourcecrs: optional(
+          'Coordinate system of coords: EPSG:4326 (default), EPSG:3857 or SVC:2048 (UTM-K)',
+          oneOf(CRS_CODES),
+        ),
       },
       icons: serviceIcons('maps'),
       tools: ['maps_reverse_geocode', 'translation_translate_text'],
@@ -148,7 +174,12 @@ export function registerPrompts(server: Server, enabled: (tool: string) => boole
   const completers = new Map<string, Completers>();
   if (prompts.size === 0) return completers;
   for (const [name, prompt] of prompts) {
-    completers.set(name, Object.fromEntries(Object.entries(prompt.args).flatMap(([arg, spec]) => (spec.complete ? [[arg, spec.complete]] : []))));
+    completers.set(
+      name,
+      Object.fromEntries(
+        Object.entries(prompt.args).flatMap(([arg, spec]) => (spec.complete ? [[arg, spec.complete]] : [])),
+      ),
+    );
   }
   server.registerCapabilities({ prompts: { listChanged: false } });
   const listing = { prompts: [...prompts.values()].map((p) => p.listed) };
@@ -163,15 +194,22 @@ export function registerPrompts(server: Server, enabled: (tool: string) => boole
 }
 
 /** The arguments a prompt knows, each checked; others are ignored. */
-function argumentValues(prompt: string, args: Record<string, PromptArgument>, given: Record<string, string>): Record<string, string | undefined> {
+function argumentValues(
+  prompt: string,
+  args: Record<string, PromptArgument>,
+  given: Record<string, string>,
+): Record<string, string | undefined> {
   const values: Record<string, string | undefined> = {};
   for (const [name, spec] of Object.entries(args)) {
     const value = Object.hasOwn(given, name) ? given[name] : undefined;
     if (value === undefined && spec.required) invalid(`Invalid arguments for prompt ${prompt}: ${name} is required`);
     if (value !== undefined && spec.maxLength !== undefined && value.length > spec.maxLength) {
-      invalid(`Invalid arguments for prompt ${prompt}: ${name} must be at most ${spec.maxLength} characters (got ${value.length})`);
+      invalid(
+        `Invalid arguments for prompt ${prompt}: ${name} must be at most ${spec.maxLength} characters (got ${value.length})`,
+      );
     }
-    if (value !== undefined && spec.notBlank && value.trim() === '') invalid(`Invalid arguments for prompt ${prompt}: ${name} must not be empty or only white space`);
+    if (value !== undefined && spec.notBlank && value.trim() === '')
+      invalid(`Invalid arguments for prompt ${prompt}: ${name} must not be empty or only white space`);
     values[name] = value;
   }
   return values;
@@ -184,7 +222,8 @@ function invalid(text: string): never {
 function languages(rawSource: string | undefined, rawTarget: string): { source: SourceCode; target: LanguageCode } {
   const source = rawSource?.trim() || 'auto';
   const target = rawTarget.trim();
-  if (source !== 'auto' && !isLanguage(source)) invalid(`source: unknown language "${source}"; use auto or one of ${LANGUAGE_CODES.join(', ')}`);
+  if (source !== 'auto' && !isLanguage(source))
+    invalid(`source: unknown language "${source}"; use auto or one of ${LANGUAGE_CODES.join(', ')}`);
   if (!isLanguage(target)) invalid(`target: unknown language "${target}"; use one of ${LANGUAGE_CODES.join(', ')}`);
   const [issue] = translationIssues({ source, target });
   if (issue) invalid(`${issue.field}: ${issue.message}`);
@@ -193,13 +232,15 @@ function languages(rawSource: string | undefined, rawTarget: string): { source: 
 
 function summaryLength(raw: string | undefined): SummaryLength {
   const length = raw?.trim() || 'medium';
-  if (!(SUMMARY_LENGTHS as readonly string[]).includes(length)) invalid(`length: use one of ${SUMMARY_LENGTHS.join(', ')}`);
+  if (!(SUMMARY_LENGTHS as readonly string[]).includes(length))
+    invalid(`length: use one of ${SUMMARY_LENGTHS.join(', ')}`);
   return length as SummaryLength;
 }
 
 const message = (text: string): GetPromptResult => ({ messages: [{ role: 'user', content: { type: 'text', text } }] });
 
-const describe = (code: string) => (isLanguage(code) ? `${LANGUAGE_NAMES[code]} (${code})` : 'the detected language (auto)');
+const describe = (code: string) =>
+  isLanguage(code) ? `${LANGUAGE_NAMES[code]} (${code})` : 'the detected language (auto)';
 const call = (args: Record<string, unknown>) => JSON.stringify(args);
 
 /** What rule 5 means for this direction, in the words of translation-rules.ts's answer. */
@@ -212,8 +253,15 @@ function spanRule(source: SourceCode, target: LanguageCode): string {
   return `Text inside ${tags} is not translated and does not count toward the limit${when}: keep such spans exactly as written and never split one between calls.`;
 }
 
-/** The text as pieces that pass the translation tool's length check for the direction, each fenced to be passed verbatim. */
-function pieces(text: string, source: SourceCode, target: LanguageCode): { count: number; length: number; block: string } {
+/**
+ * The text as pieces that pass the translation tool's length check for the direction, each fenced to be passed
+ * verbatim.
+ */
+function pieces(
+  text: string,
+  source: SourceCode,
+  target: LanguageCode,
+): { count: number; length: number; block: string } {
   const chunks = chunkText(text.trim(), { source, target }).map((c) => c.trim());
   const block =
     chunks.length === 1
@@ -232,7 +280,13 @@ function completionStep(promptTemplate: string, placeholder: string, length: Sum
   );
 }
 
-function translateThenSummarize(text: string, source: SourceCode, target: LanguageCode, length: SummaryLength, workflowNote: boolean): string {
+function translateThenSummarize(
+  text: string,
+  source: SourceCode,
+  target: LanguageCode,
+  length: SummaryLength,
+  workflowNote: boolean,
+): string {
   const { count, length: chars, block } = pieces(text, source, target);
   const language = LANGUAGE_NAMES[target];
   const split =

@@ -17,7 +17,10 @@ import {
   type LanguageCode,
 } from '../catalogue/index.js';
 
-/** The JSON documents behind the reference resources. Built from the catalogue's tables (no second copy of the spec's data). Pure. */
+/**
+ * The JSON documents behind the reference resources. Built from the catalogue's tables (no second copy of the spec's
+ * data). Pure.
+ */
 
 export function tokenizerLanguagesDoc() {
   return {

@@ -1,5 +1,5 @@
-import { ProtocolError } from "@modelcontextprotocol/server";
-import type { Server, ReadResourceResult, Resource, ResourceTemplateType } from "@modelcontextprotocol/server";
+import { ProtocolError } from '@modelcontextprotocol/server';
+import type { Server, ReadResourceResult, Resource, ResourceTemplateType } from '@modelcontextprotocol/server';
 import { LANGUAGE_CODES } from '../catalogue/index.js';
 import type { ServiceId } from '../catalogue/types.js';
 import type { CompletionSources } from './completion.js';
@@ -102,15 +102,23 @@ const PAIRS_PREFIX = PAIRS_TEMPLATE.slice(0, PAIRS_TEMPLATE.indexOf('{'));
  * Registers the reference resources and the language-pairs template on the SDK's low-level Server, and returns
  * what completion/complete needs to know of them (the template's `source` completes to language codes).
  */
-export function registerResources(server: Server, enabled: (tool: string) => boolean): Pick<CompletionSources, 'templates' | 'resources'> {
+export function registerResources(
+  server: Server,
+  enabled: (tool: string) => boolean,
+): Pick<CompletionSources, 'templates' | 'resources'> {
   const tool: ToolWords = (name, otherwise) => (enabled(name) ? name : otherwise);
   const byUri = new Map(STATIC_RESOURCES.map((r) => [r.uri, r]));
   // The list never changes while the server runs.
   server.registerCapabilities({ resources: { listChanged: false } });
   server.setRequestHandler('resources/list', () => ({
-    resources: STATIC_RESOURCES.map(
-      (r): Resource => ({ uri: r.uri, name: r.name, title: r.title, description: r.description(tool), mimeType: JSON_TYPE, icons: serviceIcons(r.service) }),
-    ),
+    resources: STATIC_RESOURCES.map((r): Resource => ({
+      uri: r.uri,
+      name: r.name,
+      title: r.title,
+      description: r.description(tool),
+      mimeType: JSON_TYPE,
+      icons: serviceIcons(r.service),
+    })),
   }));
   server.setRequestHandler('resources/templates/list', () => ({
     resourceTemplates: [
@@ -132,7 +140,8 @@ export function registerResources(server: Server, enabled: (tool: string) => boo
     const fixed = byUri.get(uri);
     if (fixed) return json(uri, fixed.doc());
     const rest = uri.startsWith(PAIRS_PREFIX) ? uri.slice(PAIRS_PREFIX.length) : '';
-    if (rest === '' || rest.includes('/')) throw new ProtocolError(RESOURCE_NOT_FOUND, `Resource ${uri} not found`, { uri });
+    if (rest === '' || rest.includes('/'))
+      throw new ProtocolError(RESOURCE_NOT_FOUND, `Resource ${uri} not found`, { uri });
     const source = decoded(rest);
     const doc = targetsDoc(source);
     if (!doc) {

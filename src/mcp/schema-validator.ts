@@ -1,5 +1,5 @@
-import type { jsonSchemaValidator } from "@modelcontextprotocol/server";
-import { AjvJsonSchemaValidator } from "@modelcontextprotocol/server/validators/ajv";
+import type { jsonSchemaValidator } from '@modelcontextprotocol/server';
+import { AjvJsonSchemaValidator } from '@modelcontextprotocol/server/validators/ajv';
 
 /**
  * The SDK checks a client's answer to an elicitation request against the form's JSON Schema, with Ajv. Left to

@@ -30,7 +30,9 @@ export interface ToolHandler {
 export interface RegistryOptions {
   policy: ToolPolicy;
   confirmDestructive: boolean;
-  /** Whether this server may ask the client for forms (never over stateless 2025 HTTP: the answer could not come back). */
+  /**
+   * Whether this server may ask the client for forms (never over stateless 2025 HTTP: the answer could not come back).
+   */
   elicitation: boolean;
   codec: RequestStateCodec<ConfirmationState>;
   /** Who the calls are for when there is no session (stdio, or an HTTP client's address). */
@@ -59,7 +61,12 @@ export function registerTools(server: Server, handlers: readonly ToolHandler[], 
     // A protocol error, as the MCP specification asks for an unknown tool.
     if (!handler) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown tool: ${name}`);
     const disabled = whyDisabled(options.policy, handler.facts);
-    if (disabled) return asResult(errorResult(`${name} failed [not_enabled]: ${name} is not enabled on this server: ${disabled}. Nothing was sent.`));
+    if (disabled)
+      return asResult(
+        errorResult(
+          `${name} failed [not_enabled]: ${name} is not enabled on this server: ${disabled}. Nothing was sent.`,
+        ),
+      );
     const modern = ctx.mcpReq.envelope !== undefined;
     const forms = options.elicitation && showsForms(modern ? clientCapabilities(ctx) : server.getClientCapabilities());
     const outcome = await handler.call(request.params.arguments, {
@@ -86,7 +93,10 @@ function progressFor(ctx: ServerContext): ToolHooks['progress'] {
   return async (progress, total, message) => {
     if (progressToken === undefined) return;
     try {
-      await ctx.mcpReq.notify({ method: 'notifications/progress', params: { progressToken, progress, total, message } });
+      await ctx.mcpReq.notify({
+        method: 'notifications/progress',
+        params: { progressToken, progress, total, message },
+      });
     } catch {
       // A lost progress notification must not fail the call.
     }

@@ -16,7 +16,11 @@ import { WORKFLOW_TOOL_NAME, workflowSchemas, type WorkflowOutput } from './work
  * goes through the one executor (validation, auth, retries, timeouts), with the client's cancellation signal.
  * Loaded with the first call: start-up does not pay for it.
  */
-export async function runWorkflow(rawArgs: Record<string, unknown> | undefined, hooks: ToolHooks, frame: CallFrame): Promise<ToolOutcome> {
+export async function runWorkflow(
+  rawArgs: Record<string, unknown> | undefined,
+  hooks: ToolHooks,
+  frame: CallFrame,
+): Promise<ToolOutcome> {
   const { deps } = frame;
   const schemas = workflowSchemas;
 
@@ -69,7 +73,13 @@ export async function runWorkflow(rawArgs: Record<string, unknown> | undefined, 
         const { answer } = await run(
           execute(
             translateText,
-            { source: args.source, target: args.target, text, honorific: args.honorific, glossaryKey: args.glossaryKey },
+            {
+              source: args.source,
+              target: args.target,
+              text,
+              honorific: args.honorific,
+              glossaryKey: args.glossaryKey,
+            },
             deps,
             { signal, deadline, note: hooks.note },
           ),
@@ -125,7 +135,12 @@ export async function runWorkflow(rawArgs: Record<string, unknown> | undefined, 
  * start, and the usual note says which part of the source text the rest came from, so that it can be translated
  * with translation_translate_text.
  */
-function fitTranslation(output: WorkflowOutput, pieces: readonly string[], chunks: readonly string[], maxBytes: number): Reply {
+function fitTranslation(
+  output: WorkflowOutput,
+  pieces: readonly string[],
+  chunks: readonly string[],
+  maxBytes: number,
+): Reply {
   const language = LANGUAGE_NAMES[output.targetLanguage as keyof typeof LANGUAGE_NAMES] ?? output.targetLanguage;
   const calls = `${output.chunks} translation call${output.chunks === 1 ? '' : 's'}`;
   const words = (value: WorkflowOutput, note?: string) =>
@@ -160,4 +175,3 @@ function count(length: unknown, tokens: string[] | null | undefined): number | u
   if (typeof length === 'number' && Number.isInteger(length) && length >= 0) return length;
   return tokens?.length;
 }
-

@@ -36,7 +36,8 @@ const inputSchema = () =>
     .superRefine((args, ctx) => {
       // The text is checked piece by piece, as each piece is translated; every other rule applies to the call.
       const { text: _, ...request } = args;
-      for (const issue of translationIssues(request)) ctx.addIssue({ code: 'custom', path: [issue.field], message: issue.message });
+      for (const issue of translationIssues(request))
+        ctx.addIssue({ code: 'custom', path: [issue.field], message: issue.message });
     });
 
 const outputSchema = () =>
@@ -46,7 +47,9 @@ const outputSchema = () =>
     chunks: z.int().describe('Number of translation calls'),
     sourceLanguage: z.string().describe('Detected (srcLangType) or given source language'),
     targetLanguage: z.string(),
-    tokens: z.object({ input: z.int().optional(), output: z.int().optional() }).describe('Tokens of the summary completion'),
+    tokens: z
+      .object({ input: z.int().optional(), output: z.int().optional() })
+      .describe('Tokens of the summary completion'),
     stopReason: z.string().optional().describe('Why the summary ended: length, end_token or stop_before'),
   });
 export type WorkflowOutput = z.infer<ReturnType<typeof outputSchema>>;

@@ -5,15 +5,24 @@ import { gatewayError, type SandboxResponse } from './types.js';
  * The gateway's error answers, one place for the code/message pairs so every service says the same thing. The codes
  * are the catalogue's (GATEWAY_ERRORS); the messages and HTTP statuses are the sandbox's.
  */
-const { badRequest: BAD, authenticationFailed, permissionDenied, notFound: NOT_FOUND, rateLimited, bodyTooLarge } = GATEWAY_ERRORS;
+const {
+  badRequest: BAD,
+  authenticationFailed,
+  permissionDenied,
+  notFound: NOT_FOUND,
+  rateLimited,
+  bodyTooLarge,
+} = GATEWAY_ERRORS;
 const { endpointError, endpointTimeout, unexpected: UNEXPECTED } = GATEWAY_ERRORS;
 
 export const badRequest = (details: string): SandboxResponse =>
   gatewayError(400, BAD.code, 'Bad Request Exception', details);
 
-export const conflict = (details: string): SandboxResponse => gatewayError(409, BAD.code, 'Bad Request Exception', details);
+export const conflict = (details: string): SandboxResponse =>
+  gatewayError(409, BAD.code, 'Bad Request Exception', details);
 
-export const notFound = (details: string): SandboxResponse => gatewayError(404, NOT_FOUND.code, 'Not Found Exception', details);
+export const notFound = (details: string): SandboxResponse =>
+  gatewayError(404, NOT_FOUND.code, 'Not Found Exception', details);
 
 export const authFailed = (details: string): SandboxResponse =>
   gatewayError(401, authenticationFailed.code, 'Authentication Failed', details);
@@ -24,7 +33,8 @@ export const methodNotAllowed = (details: string): SandboxResponse =>
 export const payloadTooLarge = (details: string): SandboxResponse =>
   gatewayError(413, bodyTooLarge.code, 'Request Entity Too Large', details);
 
-export const unexpected = (details: string): SandboxResponse => gatewayError(500, UNEXPECTED.code, 'Unexpected Error', details);
+export const unexpected = (details: string): SandboxResponse =>
+  gatewayError(500, UNEXPECTED.code, 'Unexpected Error', details);
 
 /** The gateway error a bare HTTP status stands for (used by status-only faults). */
 export function errorForStatus(status: number): SandboxResponse {

@@ -161,9 +161,15 @@ interface ReadBody {
 
 /** Reads the body up to the limit; an oversized body is drained (not buffered) so the 413 can be delivered. */
 async function readBody(req: IncomingMessage): Promise<ReadBody> {
-  const body = await readLimited(req, { maxBytes: BODY_LIMIT_BYTES, overflow: 'drain', drainLimitBytes: DRAIN_LIMIT_BYTES });
+  const body = await readLimited(req, {
+    maxBytes: BODY_LIMIT_BYTES,
+    overflow: 'drain',
+    drainLimitBytes: DRAIN_LIMIT_BYTES,
+  });
   if (body.kind === 'aborted') throw new Error('client closed the connection before sending the whole body');
-  return body.kind === 'too-large' ? { text: '', tooLarge: true } : { text: body.bytes.toString('utf8'), tooLarge: false };
+  return body.kind === 'too-large'
+    ? { text: '', tooLarge: true }
+    : { text: body.bytes.toString('utf8'), tooLarge: false };
 }
 
 type Parsed = { ok: true; body: unknown } | { ok: false; details: string };

@@ -12,7 +12,9 @@ export interface RecordedRequest {
 }
 
 export interface RequestLog {
-  /** Oldest first; at most the latest LIMIT requests, so a long-running --sandbox server does not grow without bound. */
+  /**
+   * Oldest first; at most the latest LIMIT requests, so a long-running --sandbox server does not grow without bound.
+   */
   readonly entries: readonly RecordedRequest[];
   last(): RecordedRequest | undefined;
   clear(): void;

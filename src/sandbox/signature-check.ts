@@ -27,7 +27,8 @@ export function verifyGatewaySignature(
   const signature = get(HEADER.signature);
   if (!timestamp || !accessKey || !signature) return { ok: false, reason: 'missing signature headers' };
   if (!/^\d{13}$/.test(timestamp)) return { ok: false, reason: 'timestamp must be epoch milliseconds (13 digits)' };
-  if (Math.abs(now - Number(timestamp)) > TIMESTAMP_WINDOW_MS) return { ok: false, reason: 'timestamp is more than five minutes off' };
+  if (Math.abs(now - Number(timestamp)) > TIMESTAMP_WINDOW_MS)
+    return { ok: false, reason: 'timestamp is more than five minutes off' };
   if (accessKey !== keys.accessKey) return { ok: false, reason: 'unknown access key' };
   const expected = signatureV2(keys.secretKey, method, uri, timestamp, accessKey);
   if (!timingSafeEqualText(expected, signature)) return { ok: false, reason: 'signature mismatch' };

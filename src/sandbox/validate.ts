@@ -86,7 +86,9 @@ export function requireArray(obj: JsonObject, field: string, label = field): unk
   return value;
 }
 
-/** A path parameter the spec declares Integer (no range given): decimal digits, a sign allowed, within the safe range. */
+/**
+ * A path parameter the spec declares Integer (no range given): decimal digits, a sign allowed, within the safe range.
+ */
 export function pathInt(params: Record<string, string>, name: string): number {
   const raw = params[name] ?? '';
   if (!/^-?\d{1,15}$/.test(raw)) fail(badRequest(`${name} must be an integer`));

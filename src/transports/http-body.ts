@@ -22,7 +22,9 @@ export async function readJsonBody(req: IncomingMessage, maxBytes: number, timeo
     return { kind: 'too-large' };
   }
   let timer: NodeJS.Timeout | undefined;
-  const deadline = new Promise<{ kind: 'timeout' }>((resolve) => (timer = setTimeout(() => resolve({ kind: 'timeout' }), timeoutMs)));
+  const deadline = new Promise<{ kind: 'timeout' }>(
+    (resolve) => (timer = setTimeout(() => resolve({ kind: 'timeout' }), timeoutMs)),
+  );
   const body = await Promise.race([readLimited(req, { maxBytes, overflow: 'drain' }), deadline]);
   clearTimeout(timer);
   if (body.kind !== 'complete') return body;
@@ -45,7 +47,8 @@ const VERSION_WITHOUT_HEADER = '2025-03-26';
 
 /**
  * The check of a POST body before the SDK sees it (which would answer a valid JSON body it cannot read with a
- * parse error, and an empty batch with nothing): every message must pass `invalidMessage` and be readable. A batch is refused
+ * parse error, and an empty batch with nothing): every message must pass `invalidMessage` and be readable. A batch is
+ * refused
  * under 2025-06-18 and later, which removed batches; under earlier versions, which had them, each of its
  * messages is checked and one invalid message refuses the whole batch (nothing of it is handled).
  */

@@ -27,7 +27,9 @@ export function trustedProxies(entries: readonly string[] = []): BlockList | und
 }
 
 /** `10.0.0.5`, `10.0.0.0/8`, `::1`, `fd00::/8`; undefined for anything else. */
-export function parseAddressOrBlock(text: string): { address: string; family: 'ipv4' | 'ipv6'; prefix?: number } | undefined {
+export function parseAddressOrBlock(
+  text: string,
+): { address: string; family: 'ipv4' | 'ipv6'; prefix?: number } | undefined {
   const [raw = '', prefixText, ...rest] = text.trim().split('/');
   if (rest.length > 0) return undefined;
   const address = unmapped(raw);
@@ -44,11 +46,17 @@ export function parseAddressOrBlock(text: string): { address: string; family: 'i
  * the peer is one (each proxy appends the address it received the request from; what is left of the
  * trusted ones could have been written by the client). Every hop trusted: the leftmost.
  */
-export function clientAddress(req: Pick<IncomingMessage, 'headers' | 'socket'>, trusted: BlockList | undefined): string {
+export function clientAddress(
+  req: Pick<IncomingMessage, 'headers' | 'socket'>,
+  trusted: BlockList | undefined,
+): string {
   const peer = unmapped(req.socket.remoteAddress ?? '');
   if (!trusted || !isTrusted(trusted, peer)) return peer;
   const header = req.headers['x-forwarded-for'];
-  const hops = (Array.isArray(header) ? header.join(',') : (header ?? '')).split(',').map((hop) => withoutPort(hop.trim())).filter(Boolean);
+  const hops = (Array.isArray(header) ? header.join(',') : (header ?? ''))
+    .split(',')
+    .map((hop) => withoutPort(hop.trim()))
+    .filter(Boolean);
   let client = peer;
   for (let i = hops.length - 1; i >= 0; i -= 1) {
     client = hops[i]!;
@@ -62,7 +70,11 @@ export function clientKey(address: string): string | undefined {
   if (!address || isLoopback(address)) return undefined;
   if (isIP(address) === 6) {
     const groups = ipv6Groups(address);
-    if (groups) return `${groups.slice(0, 4).map((g) => g.toString(16)).join(':')}::/64`;
+    if (groups)
+      return `${groups
+        .slice(0, 4)
+        .map((g) => g.toString(16))
+        .join(':')}::/64`;
   }
   // IPv4, or a hop a proxy wrote that is no address at all: its own client, kept short.
   return address.slice(0, 64);
@@ -100,7 +112,8 @@ function ipv6Groups(address: string): number[] | undefined {
   if (halves.length > 2) return undefined;
   const head = halves[0] ? halves[0].split(':') : [];
   const tail = halves.length === 2 && halves[1] ? halves[1].split(':') : [];
-  const groups = halves.length === 2 ? [...head, ...Array<string>(8 - head.length - tail.length).fill('0'), ...tail] : head;
+  const groups =
+    halves.length === 2 ? [...head, ...Array<string>(8 - head.length - tail.length).fill('0'), ...tail] : head;
   if (groups.length !== 8) return undefined;
   return groups.map((g) => parseInt(g, 16));
 }
@@ -118,8 +131,16 @@ export interface BackoffOptions {
   now(): number;
 }
 
-/** Failed token attempts: 5 free, then refused for 1 s, 2 s, 4 s ... 60 s after each failure; forgotten after 15 min. */
-export const AUTH_BACKOFF = { freeFailures: 5, firstBlockMs: 1000, maxBlockMs: 60_000, forgetMs: 15 * 60_000, maxClients: 10_000 } as const;
+/**
+ * Failed token attempts: 5 free, then refused for 1 s, 2 s, 4 s ... 60 s after each failure; forgotten after 15 min.
+ */
+export const AUTH_BACKOFF = {
+  freeFailures: 5,
+  firstBlockMs: 1000,
+  maxBlockMs: 60_000,
+  forgetMs: 15 * 60_000,
+  maxClients: 10_000,
+} as const;
 
 interface Failures {
   count: number;

@@ -40,7 +40,12 @@ export function unreadBytes(responses: Iterable<Pick<ServerResponse, 'writableLe
 }
 
 /** `client` is the key of the per-client limits (see http-clients.ts); undefined for loopback. */
-export type EndpointHandler = ((req: IncomingMessage, res: ServerResponse, notes: RequestNotes, client?: string) => Promise<void>) & {
+export type EndpointHandler = ((
+  req: IncomingMessage,
+  res: ServerResponse,
+  notes: RequestNotes,
+  client?: string,
+) => Promise<void>) & {
   /** Ends the per-request serving (its open streams); sessions are closed by their store. */
   close(): Promise<void>;
 };
@@ -89,7 +94,12 @@ export function mcpEndpoint(
     sendRpcError(res, 405, -32000, `Method not allowed${why}`, { Allow: allow });
   }
 
-  async function post(req: IncomingMessage, res: ServerResponse, notes: RequestNotes, client: string | undefined): Promise<void> {
+  async function post(
+    req: IncomingMessage,
+    res: ServerResponse,
+    notes: RequestNotes,
+    client: string | undefined,
+  ): Promise<void> {
     if (!isJsonContentType(req.headers['content-type'])) {
       notes.refused = 'content_type';
       return sendRpcError(res, 415, -32000, 'Unsupported Media Type: Content-Type must be application/json');
@@ -99,7 +109,12 @@ export function mcpEndpoint(
     if (body.kind === 'timeout') {
       notes.refused = 'timeout';
       res.setHeader('Connection', 'close');
-      sendRpcError(res, 408, -32000, `Request Timeout: the body did not arrive within ${options.requestTimeoutMs} ms (SVC_MCP_REQUEST_TIMEOUT_MS)`);
+      sendRpcError(
+        res,
+        408,
+        -32000,
+        `Request Timeout: the body did not arrive within ${options.requestTimeoutMs} ms (SVC_MCP_REQUEST_TIMEOUT_MS)`,
+      );
       // The rest of the body is not waited for: the connection ends once the answer is out.
       res.once('finish', () => req.socket.destroySoon());
       return;
@@ -107,7 +122,12 @@ export function mcpEndpoint(
     if (body.kind === 'too-large') {
       notes.refused = 'too_large';
       res.setHeader('Connection', 'close');
-      return sendRpcError(res, 413, -32000, `Payload Too Large: request body over ${options.maxBodyBytes} bytes (SVC_MCP_MAX_BODY_BYTES)`);
+      return sendRpcError(
+        res,
+        413,
+        -32000,
+        `Payload Too Large: request body over ${options.maxBodyBytes} bytes (SVC_MCP_MAX_BODY_BYTES)`,
+      );
     }
     if (body.kind === 'invalid-json') {
       notes.refused = 'parse_error';
@@ -122,7 +142,8 @@ export function mcpEndpoint(
     if (summary.rpc) notes.rpc = summary.rpc;
     if (summary.tool) notes.tool = summary.tool;
 
-    if (sessionIdOf(req) !== undefined && !options.stateless) return sessionRequest(req, res, notes, body.value, summary.hasRequest);
+    if (sessionIdOf(req) !== undefined && !options.stateless)
+      return sessionRequest(req, res, notes, body.value, summary.hasRequest);
     // A client narrows its tools on each request (stateless) or when its session starts.
     const narrowed = narrowingFrom(req.headersDistinct);
     if (!narrowed.ok) {
@@ -141,7 +162,13 @@ export function mcpEndpoint(
   }
 
   /** Stateless 2025: a fresh server and transport per request, closed when the response is done. */
-  async function statelessPost(req: IncomingMessage, res: ServerResponse, body: unknown, narrowing?: Narrowing, client?: string): Promise<void> {
+  async function statelessPost(
+    req: IncomingMessage,
+    res: ServerResponse,
+    body: unknown,
+    narrowing?: Narrowing,
+    client?: string,
+  ): Promise<void> {
     const server = create({ narrowing, stateless: true, client });
     const transport = new NodeStreamableHTTPServerTransport({ sessionIdGenerator: undefined });
     res.once('close', () => void server.close().catch(() => {}));
@@ -202,7 +229,10 @@ export function mcpEndpoint(
     }
   }
 
-  function newSession(narrowing: Narrowing | undefined, onInitialized: (id: string, session: McpSession) => void): McpSession {
+  function newSession(
+    narrowing: Narrowing | undefined,
+    onInitialized: (id: string, session: McpSession) => void,
+  ): McpSession {
     const server = create({ narrowing });
     const transport = new NodeStreamableHTTPServerTransport({
       sessionIdGenerator: newSessionId,
@@ -219,7 +249,13 @@ export function mcpEndpoint(
   }
 
   /** A request on an existing session: POST (with its parsed body), GET (stream) or DELETE (end it). */
-  async function sessionRequest(req: IncomingMessage, res: ServerResponse, notes: RequestNotes, body?: unknown, hasRequest = false): Promise<void> {
+  async function sessionRequest(
+    req: IncomingMessage,
+    res: ServerResponse,
+    notes: RequestNotes,
+    body?: unknown,
+    hasRequest = false,
+  ): Promise<void> {
     const id = sessionIdOf(req);
     if (id === undefined) {
       notes.refused = 'no_session';
@@ -245,7 +281,8 @@ export function mcpEndpoint(
       );
     }
     const end = sessions.begin(id);
-    if (notes.longLived) end(); // a stream is activity, not work in flight: idle expiry may still end it
+    if (notes.longLived)
+      end(); // a stream is activity, not work in flight: idle expiry may still end it
     else res.once('close', end);
     if (req.method === 'DELETE') {
       try {
@@ -271,7 +308,11 @@ function cancelRequests(session: McpSession, body: unknown, reason: string): voi
   for (const message of Array.isArray(body) ? body : [body]) {
     const m = message as { id?: string | number; method?: unknown };
     if (typeof m?.method !== 'string' || m.id === undefined) continue;
-    session.wire.onmessage?.({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: m.id, reason } });
+    session.wire.onmessage?.({
+      jsonrpc: '2.0',
+      method: 'notifications/cancelled',
+      params: { requestId: m.id, reason },
+    });
   }
 }
 

@@ -19,13 +19,23 @@ export function narrowingFrom(headers: DistinctHeaders): NarrowingResult {
   const narrowing: Narrowing = {};
   const readOnly = headers[READ_ONLY_HEADER]?.map((line) => line.trim().toLowerCase());
   if (readOnly !== undefined) {
-    if (readOnly.some((v) => v !== 'true' && v !== 'false')) return { ok: false, message: 'X-MCP-Read-Only must be true or false' };
+    if (readOnly.some((v) => v !== 'true' && v !== 'false'))
+      return { ok: false, message: 'X-MCP-Read-Only must be true or false' };
     narrowing.readOnly = readOnly.includes('true');
   }
-  const lists = headers[TOOLS_HEADER]?.map((line) => line.split(',').map((t) => t.trim()).filter(Boolean));
+  const lists = headers[TOOLS_HEADER]?.map((line) =>
+    line
+      .split(',')
+      .map((t) => t.trim())
+      .filter(Boolean),
+  );
   if (lists !== undefined) {
     const unknown = [...new Set(lists.flat())].filter((n) => !TOOL_NAMES.includes(n));
-    if (unknown.length > 0) return { ok: false, message: `X-MCP-Tools names unknown tools (${unknown.join(', ')}); valid: ${TOOL_NAMES.join(', ')}` };
+    if (unknown.length > 0)
+      return {
+        ok: false,
+        message: `X-MCP-Tools names unknown tools (${unknown.join(', ')}); valid: ${TOOL_NAMES.join(', ')}`,
+      };
     narrowing.tools = lists.reduce((kept, list) => kept.filter((name) => list.includes(name)));
   }
   return { ok: true, ...(Object.keys(narrowing).length > 0 ? { narrowing } : {}) };

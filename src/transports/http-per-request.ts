@@ -19,7 +19,8 @@ export interface PerRequestHandler {
 /**
  * The SDK's per-request serving (createMcpHandler): a fresh server for each 2026-07-28 request (no sessions: the
  * version and the client's capabilities travel in each request). 2025 requests are the endpoint's (sessions, or
- * per request with --stateless), so that they answer in the 2025 spelling (see legacy-wire.ts). The SDK checks the 2026-07-28 headers
+ * per request with --stateless), so that they answer in the 2025 spelling (see legacy-wire.ts). The SDK checks the
+ * 2026-07-28 headers
  * (MCP-Protocol-Version, Mcp-Method, Mcp-Name against the body) and answers an unsupported version with -32022.
  */
 export function perRequestHandler(
@@ -37,7 +38,12 @@ export function perRequestHandler(
   });
   const serve = (req: IncomingMessage, res: ServerResponse, body: unknown, client: PerRequestClient) => {
     // Who asks travels as the request's pass-through auth info: the SDK hands it to the factory untouched.
-    (req as IncomingMessage & { auth?: AuthInfo }).auth = { token: '', clientId: 'http', scopes: [], extra: { client } };
+    (req as IncomingMessage & { auth?: AuthInfo }).auth = {
+      token: '',
+      clientId: 'http',
+      scopes: [],
+      extra: { client },
+    };
     return node(req, res, body);
   };
   return Object.assign(serve, { close: () => handler.close() });

@@ -3,7 +3,13 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 /** Small helpers of the HTTP transport: answers the transport gives itself, and request fields. */
 
 /** A JSON-RPC error with no id (the request may not even have been JSON), as the SDK transport answers. */
-export function sendRpcError(res: ServerResponse, status: number, code: number, message: string, headers: Record<string, string> = {}): void {
+export function sendRpcError(
+  res: ServerResponse,
+  status: number,
+  code: number,
+  message: string,
+  headers: Record<string, string> = {},
+): void {
   const body = JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id: null });
   res.writeHead(status, { ...headers, 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body) });
   res.end(body);

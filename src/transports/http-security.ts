@@ -24,7 +24,11 @@ const WILDCARD_BINDS = new Set(['0.0.0.0', '::', '[::]', '']);
  * The defaults come from the bind address and the port actually bound: the loopback names with that port,
  * and the bind address itself when it is a concrete address. Configured hosts and origins are added to them.
  */
-export function hostPolicy(bind: { host: string; port: number }, allowedHosts: readonly string[] = [], allowedOrigins: readonly string[] = []): HostPolicy {
+export function hostPolicy(
+  bind: { host: string; port: number },
+  allowedHosts: readonly string[] = [],
+  allowedOrigins: readonly string[] = [],
+): HostPolicy {
   const hosts = new Set<string>();
   const hostnames = new Set<string>();
   const origins = new Set<string>();

@@ -67,7 +67,11 @@ export async function serveHttp(create: ServerFactory, config: Config, runtime: 
  * for configured origins, the bearer token, and the MCP endpoint at `/mcp`. One log line per request.
  * In-process tests use this directly.
  */
-export async function startHttpServer(create: ServerFactory, config: Config, runtime: HttpRuntime): Promise<HttpServerHandle> {
+export async function startHttpServer(
+  create: ServerFactory,
+  config: Config,
+  runtime: HttpRuntime,
+): Promise<HttpServerHandle> {
   const options = config.http;
   const now = runtime.now ?? Date.now;
   const graceMs = runtime.graceMs ?? config.shutdownGraceMs;
@@ -91,42 +95,46 @@ export async function startHttpServer(create: ServerFactory, config: Config, run
 
   // Node's own request timeout is the backstop for requests whose body is never read (refused before it): a
   // second after ours, so that a body being read gets our JSON-RPC 408 first. Checked every half second.
-  const server = createHttpServer({
-    requestTimeout: options.requestTimeoutMs + 1000,
-    headersTimeout: Math.min(options.requestTimeoutMs, HEADERS_TIMEOUT_MS),
-    connectionsCheckingInterval: 500,
-  }, (req, res) => {
-    const started = now();
-    const notes: RequestNotes = {};
-    // A long-lived stream (GET /mcp) does not hold up shutdown: closing its session ends it.
-    const tracked = !draining && !(req.method === 'GET' && pathOf(req) === MCP_PATH);
-    if (tracked) inFlight += 1;
-    res.once('close', () => {
-      const entry: RequestLogEntry = {
-        event: 'http_request',
-        method: req.method ?? '',
-        path: pathOf(req),
-        status: res.headersSent ? res.statusCode : 0,
-        ms: now() - started,
-      };
-      if (notes.rpc) entry.rpc = notes.rpc;
-      if (notes.tool) entry.tool = notes.tool;
-      if (notes.refused) entry.refused = notes.refused;
-      if (notes.era) entry.era = notes.era;
-      runtime.log(formatRequestLog(entry));
-      if (tracked) inFlight -= 1;
-    });
-    handle(req, res, notes).catch((error: unknown) => {
-      log({ event: 'http_error', message: (error as Error)?.message ?? String(error) });
-      if (!res.headersSent) sendRpcError(res, 500, -32603, 'Internal error');
-      else res.destroy();
-    });
-  });
+  const server = createHttpServer(
+    {
+      requestTimeout: options.requestTimeoutMs + 1000,
+      headersTimeout: Math.min(options.requestTimeoutMs, HEADERS_TIMEOUT_MS),
+      connectionsCheckingInterval: 500,
+    },
+    (req, res) => {
+      const started = now();
+      const notes: RequestNotes = {};
+      // A long-lived stream (GET /mcp) does not hold up shutdown: closing its session ends it.
+      const tracked = !draining && !(req.method === 'GET' && pathOf(req) === MCP_PATH);
+      if (tracked) inFlight += 1;
+      res.once('close', () => {
+        const entry: RequestLogEntry = {
+          event: 'http_request',
+          method: req.method ?? '',
+          path: pathOf(req),
+          status: res.headersSent ? res.statusCode : 0,
+          ms: now() - started,
+        };
+        if (notes.rpc) entry.rpc = notes.rpc;
+        if (notes.tool) entry.tool = notes.tool;
+        if (notes.refused) entry.refused = notes.refused;
+        if (notes.era) entry.era = notes.era;
+        runtime.log(formatRequestLog(entry));
+        if (tracked) inFlight -= 1;
+      });
+      handle(req, res, notes).catch((error: unknown) => {
+        log({ event: 'http_error', message: (error as Error)?.message ?? String(error) });
+        if (!res.headersSent) sendRpcError(res, 500, -32603, 'Internal error');
+        else res.destroy();
+      });
+    },
+  );
   server.maxConnections = options.maxConnections;
   let refusedConnections = 0;
   let refusalLog: NodeJS.Timeout | undefined;
   const logRefusals = () => {
-    if (refusedConnections > 0) log({ event: 'connections_refused', maxConnections: options.maxConnections, count: refusedConnections });
+    if (refusedConnections > 0)
+      log({ event: 'connections_refused', maxConnections: options.maxConnections, count: refusedConnections });
     refusedConnections = 0;
   };
   // One line a second at most, however many connections a flood brings.
@@ -152,7 +160,12 @@ export async function startHttpServer(create: ServerFactory, config: Config, run
     }
     if (!hostAllowed(policy, req.headers.host)) {
       notes.refused = 'host';
-      return sendRpcError(res, 403, -32000, 'Forbidden: Host header not allowed (DNS rebinding protection; see SVC_MCP_ALLOWED_HOSTS)');
+      return sendRpcError(
+        res,
+        403,
+        -32000,
+        'Forbidden: Host header not allowed (DNS rebinding protection; see SVC_MCP_ALLOWED_HOSTS)',
+      );
     }
     const origin = req.headers.origin;
     if (!originAllowed(policy, origin)) {
@@ -172,15 +185,26 @@ export async function startHttpServer(create: ServerFactory, config: Config, run
       if (waitMs > 0) {
         notes.refused = 'auth_backoff';
         const seconds = Math.ceil(waitMs / 1000);
-        return sendRpcError(res, 429, -32000, `Too many failed token attempts from your address: retry in ${seconds} s`, { 'Retry-After': String(seconds) });
+        return sendRpcError(
+          res,
+          429,
+          -32000,
+          `Too many failed token attempts from your address: retry in ${seconds} s`,
+          { 'Retry-After': String(seconds) },
+        );
       }
       const result = checkBearer(req.headers);
       if (result !== 'ok') {
         // A missing token is no guess (a client not yet configured); a wrong one is.
         if (result === 'invalid' && client !== undefined) failures.fail(client);
         notes.refused = 'auth';
-        const challenge = result === 'missing' ? 'Bearer realm="svc-platform-mcp"' : 'Bearer realm="svc-platform-mcp", error="invalid_token"';
-        return sendRpcError(res, 401, -32001, 'Unauthorized: send Authorization: Bearer <SVC_MCP_AUTH_TOKEN>', { 'WWW-Authenticate': challenge });
+        const challenge =
+          result === 'missing'
+            ? 'Bearer realm="svc-platform-mcp"'
+            : 'Bearer realm="svc-platform-mcp", error="invalid_token"';
+        return sendRpcError(res, 401, -32001, 'Unauthorized: send Authorization: Bearer <SVC_MCP_AUTH_TOKEN>', {
+          'WWW-Authenticate': challenge,
+        });
       }
     }
     if (path !== MCP_PATH) {

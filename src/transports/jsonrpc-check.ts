@@ -23,7 +23,8 @@ export function errorAnswer(error: RpcError): string {
 /** Undefined when the message may go on; otherwise the error to answer with (id null). */
 export function invalidMessage(message: unknown): RpcError | undefined {
   const invalid = (why: string): RpcError => ({ code: INVALID_REQUEST, message: `Invalid Request: ${why}` });
-  if (Array.isArray(message)) return invalid('batches are not supported (MCP 2025-06-18 removed them): send one message per line or request');
+  if (Array.isArray(message))
+    return invalid('batches are not supported (MCP 2025-06-18 removed them): send one message per line or request');
   if (typeof message !== 'object' || message === null) return invalid('a message must be a JSON object');
   const m = message as Record<string, unknown>;
   if (m.jsonrpc !== '2.0') return invalid('"jsonrpc" must be "2.0"');
@@ -80,4 +81,3 @@ function plainRequest(message: unknown): boolean {
 function isPlainObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
-

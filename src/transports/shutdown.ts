@@ -27,7 +27,12 @@ const POLL_MS = 10;
 export async function finishInFlight(work: InFlight): Promise<void> {
   const { gone, calls } = work;
   if (!gone?.aborted && !(await until(work.answered, work.graceMs, gone)) && !gone?.aborted) {
-    work.log({ event: 'shutdown_grace_expired', graceMs: work.graceMs, cutOff: work.count(), ...(calls ? { stopped: calls.inFlight } : {}) });
+    work.log({
+      event: 'shutdown_grace_expired',
+      graceMs: work.graceMs,
+      cutOff: work.count(),
+      ...(calls ? { stopped: calls.inFlight } : {}),
+    });
   }
   if (work.answered() && !gone?.aborted) return;
   calls?.stop();

@@ -1,6 +1,13 @@
 import { Transform, type TransformCallback, type Writable } from 'node:stream';
 import type { JSONRPCMessage } from '@modelcontextprotocol/server';
-import { INVALID_REQUEST, PARSE_ERROR, errorAnswer, invalidMessage, unreadableMessage, type RpcError } from './jsonrpc-check.js';
+import {
+  INVALID_REQUEST,
+  PARSE_ERROR,
+  errorAnswer,
+  invalidMessage,
+  unreadableMessage,
+  type RpcError,
+} from './jsonrpc-check.js';
 
 /**
  * The longest line (one message) read from stdin, newline excluded: the SDK's own read buffer is 10 MiB, and a
@@ -103,7 +110,11 @@ export function checkLine(line: Buffer): LineVerdict {
     message = JSON.parse(text);
   } catch (error) {
     const why = (error as Error).message;
-    return { kind: 'answer', reason: 'parse_error', answer: errorAnswer({ code: PARSE_ERROR, message: `Parse error: ${why}` }) };
+    return {
+      kind: 'answer',
+      reason: 'parse_error',
+      answer: errorAnswer({ code: PARSE_ERROR, message: `Parse error: ${why}` }),
+    };
   }
   const invalid = invalidMessage(message);
   if (invalid) return { kind: 'answer', reason: 'invalid_request', answer: errorAnswer(invalid) };
@@ -111,7 +122,11 @@ export function checkLine(line: Buffer): LineVerdict {
   const requestId = m.method !== undefined && m.id !== undefined ? m.id : undefined;
   const unreadable = unreadableMessage(message);
   if (unreadable) {
-    return { kind: 'answer', reason: 'invalid_request', answer: requestId === undefined ? errorAnswer(unreadable) : answerTo(requestId, unreadable) };
+    return {
+      kind: 'answer',
+      reason: 'invalid_request',
+      answer: requestId === undefined ? errorAnswer(unreadable) : answerTo(requestId, unreadable),
+    };
   }
   const pass = { kind: 'pass', message: message as JSONRPCMessage } as const;
   return requestId === undefined ? pass : { ...pass, requestId };
@@ -143,7 +158,8 @@ export interface LineFilterOptions {
 
 /**
  * Reads stdin for the stdio transport: splits lines, parses each once and passes the message on (one per chunk, in
- * object mode), answers the lines that are no message itself on stdout, and stops taking lines while stdout is backed up, so that a
+ * object mode), answers the lines that are no message itself on stdout, and stops taking lines while stdout is backed
+ * up, so that a
  * client that does not read cannot make the server hold answers without bound (stdin is then paused by the pipe).
  * Each answer is one `write` of one whole line, so it never interleaves with the transport's own writes.
  */
@@ -200,7 +216,8 @@ export class LineFilter extends Transform {
   }
 
   #handle(event: LineEvent): void {
-    if (event.kind === 'too_large') return this.#answer(tooLargeAnswer(event.bytes, this.#max), 'too_large', event.bytes);
+    if (event.kind === 'too_large')
+      return this.#answer(tooLargeAnswer(event.bytes, this.#max), 'too_large', event.bytes);
     const verdict = checkLine(event.line);
     if (verdict.kind === 'blank') return;
     if (verdict.kind === 'answer') return this.#answer(verdict.answer, verdict.reason, event.line.length);

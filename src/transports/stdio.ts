@@ -27,11 +27,17 @@ const FLUSH_MS = 2_000;
 /**
  * Serves one connection over the given streams (stdin/stdout from the CLI), in the era its client opens with (the
  * SDK's serveStdio decides: a 2025 initialize, or 2026-07-28 requests that carry their version), until stdin ends, a
- * signal comes or stdout is closed, then shuts down: requests in flight get `graceMs` to be answered (a client that closed stdin may still
+ * signal comes or stdout is closed, then shuts down: requests in flight get `graceMs` to be answered (a client that
+ * closed stdin may still
  * read stdout), tool calls still running are then stopped and answer `[shutting_down]`, and the session closes.
  * Resolves when it is over, so that the caller can release the sandbox and the connection pool and exit.
  */
-export async function serveStdio(create: ServerFactory, input: Readable, output: Writable, runtime: StdioRuntime): Promise<void> {
+export async function serveStdio(
+  create: ServerFactory,
+  input: Readable,
+  output: Writable,
+  runtime: StdioRuntime,
+): Promise<void> {
   const log = (entry: object) => runtime.log(JSON.stringify(entry));
   const maxLineBytes = runtime.maxLineBytes ?? STDIO_MAX_LINE_BYTES;
   const filter = new LineFilter({ output, maxLineBytes, log });
@@ -76,7 +82,9 @@ export async function serveStdio(create: ServerFactory, input: Readable, output:
   input.pipe(filter);
   const why = await ending;
   if (why === 'eof' && transport.unanswered > 0) {
-    runtime.log(`svc-platform-mcp: stdin closed: answering ${transport.unanswered} request(s) in flight (up to ${runtime.graceMs} ms), then exiting`);
+    runtime.log(
+      `svc-platform-mcp: stdin closed: answering ${transport.unanswered} request(s) in flight (up to ${runtime.graceMs} ms), then exiting`,
+    );
   }
   await finish(why);
   input.unpipe(filter);
@@ -86,7 +94,8 @@ export async function serveStdio(create: ServerFactory, input: Readable, output:
     const gone = outputGone.signal;
     // Every line received is handled first: after EOF up to the end; after a signal, new requests are refused
     // (stdin is still read, so that every request the client wrote gets an answer).
-    const received = () => (why === 'eof' ? inputDone : why === 'output' || (filter.idle && input.readableLength === 0));
+    const received = () =>
+      why === 'eof' ? inputDone : why === 'output' || (filter.idle && input.readableLength === 0);
     await finishInFlight({
       answered: () => transport.unanswered === 0 && received(),
       count: () => transport.unanswered,
@@ -132,7 +141,8 @@ class StdioTransport implements Transport {
       const m = message as { id?: RequestId; method?: string; params?: { requestId?: RequestId } };
       if (m.method === 'initialize') this.#legacy = true;
       if (m.method !== undefined && m.id !== undefined) this.#opened(m.id);
-      else if (m.method === 'notifications/cancelled' && m.params?.requestId !== undefined) this.#closed(m.params.requestId);
+      else if (m.method === 'notifications/cancelled' && m.params?.requestId !== undefined)
+        this.#closed(m.params.requestId);
       this.onmessage?.(message);
     });
   }

@@ -63,7 +63,10 @@ interface Needle {
  */
 const MIN_ENCODED = 6;
 
-/** Every spelling of a secret: as is, as the view reads it (should it hold escapes itself), hex, base64 and base64url at each offset. */
+/**
+ * Every spelling of a secret: as is, as the view reads it (should it hold escapes itself), hex, base64 and base64url at
+ * each offset.
+ */
 function needles(secret: string): readonly Needle[] {
   let known = needleCache.get(secret);
   if (!known) {
@@ -94,10 +97,15 @@ function base64Needles(bytes: Buffer): Needle[] {
   for (const offset of [0, 1, 2]) {
     const startBit = 8 * offset;
     const endBit = 8 * (offset + bytes.length);
-    const url = Buffer.concat([Buffer.alloc(offset), bytes]).toString('base64url').slice(Math.ceil(startBit / 6), Math.floor(endBit / 6));
+    const url = Buffer.concat([Buffer.alloc(offset), bytes])
+      .toString('base64url')
+      .slice(Math.ceil(startBit / 6), Math.floor(endBit / 6));
     if (url.length < MIN_ENCODED) continue;
     const around = { before: startBit % 6 === 0 ? 0 : 1, after: endBit % 6 === 0 ? 0 : 1 };
-    out.push({ text: plain(url), ...around }, { text: plain(url.replaceAll('-', '+').replaceAll('_', '/')), ...around });
+    out.push(
+      { text: plain(url), ...around },
+      { text: plain(url.replaceAll('-', '+').replaceAll('_', '/')), ...around },
+    );
   }
   return out;
 }
@@ -108,7 +116,12 @@ function merged(list: readonly Needle[]): Needle[] {
   for (const needle of list) {
     if (needle.text === '') continue;
     const seen = byText.get(needle.text);
-    byText.set(needle.text, seen ? { text: needle.text, before: Math.max(seen.before, needle.before), after: Math.max(seen.after, needle.after) } : needle);
+    byText.set(
+      needle.text,
+      seen
+        ? { text: needle.text, before: Math.max(seen.before, needle.before), after: Math.max(seen.after, needle.after) }
+        : needle,
+    );
   }
   return [...byText.values()].sort((a, b) => b.text.length - a.text.length);
 }
@@ -163,7 +176,9 @@ function stringOf(units: Uint16Array, length: number): string {
   const SLICE = 8192;
   const slices: string[] = [];
   for (let at = 0; at < length; at += SLICE) {
-    slices.push(String.fromCharCode.apply(null, units.subarray(at, Math.min(length, at + SLICE)) as unknown as number[]));
+    slices.push(
+      String.fromCharCode.apply(null, units.subarray(at, Math.min(length, at + SLICE)) as unknown as number[]),
+    );
   }
   return slices.join('');
 }
@@ -186,7 +201,7 @@ class View {
     let from: Int32Array | undefined;
     let length = 0;
     const escape = new Escape();
-    for (let i = 0; i < n; ) {
+    for (let i = 0; i < n;) {
       const end = escape.read(original, i);
       if (end === -1) {
         if (from) from[length] = i;
@@ -294,14 +309,21 @@ class Escape {
     const lead = byteAt(text, i);
     if (lead === -1) return -1;
     if (lead < 0x80) return this.#found(lead, i + 3);
-    const length = lead >= 0xc2 && lead < 0xe0 ? 2 : lead >= 0xe0 && lead < 0xf0 ? 3 : lead >= 0xf0 && lead < 0xf5 ? 4 : 0;
+    const length =
+      lead >= 0xc2 && lead < 0xe0 ? 2 : lead >= 0xe0 && lead < 0xf0 ? 3 : lead >= 0xf0 && lead < 0xf5 ? 4 : 0;
     if (length === 0) return -1;
     let point = lead & (0xff >> (length + 1));
     for (let k = 1; k < length; k += 1) {
       const byte = byteAt(text, i + 3 * k);
       if (byte === -1 || (byte & 0xc0) !== 0x80) return -1;
       // The second byte's range rules out overlong forms, surrogates and points beyond U+10FFFF.
-      if (k === 1 && ((lead === 0xe0 && byte < 0xa0) || (lead === 0xed && byte > 0x9f) || (lead === 0xf0 && byte < 0x90) || (lead === 0xf4 && byte > 0x8f))) {
+      if (
+        k === 1 &&
+        ((lead === 0xe0 && byte < 0xa0) ||
+          (lead === 0xed && byte > 0x9f) ||
+          (lead === 0xf0 && byte < 0x90) ||
+          (lead === 0xf4 && byte > 0x8f))
+      ) {
         return -1;
       }
       point = (point << 6) | (byte & 0x3f);

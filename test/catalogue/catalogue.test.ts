@@ -56,20 +56,37 @@ const DESIGN_TOOLS: Record<string, string> = {
  * dryRun on every tool that changes something and confirm on the destructive ones), and the required ones.
  */
 const FIELDS: Record<string, { all: string[]; required: string[] }> = {
-  streaming_list_config_groups: { all: ['region', 'kafkaVersionCode', 'pageNo', 'pageSize'], required: ['kafkaVersionCode'] },
+  streaming_list_config_groups: {
+    all: ['region', 'kafkaVersionCode', 'pageNo', 'pageSize'],
+    required: ['kafkaVersionCode'],
+  },
   streaming_list_server_images: { all: ['region', 'generationCode'], required: [] },
   translation_translate_text: {
     all: ['source', 'target', 'text', 'glossaryKey', 'replaceInfo', 'honorific'],
     required: ['source', 'target', 'text'],
   },
-  dataflow_update_job_execution_options: { all: ['jobId', 'jobCondition', 'dryRun'], required: ['jobId', 'jobCondition'] },
-  maps_reverse_geocode: { all: ['coords', 'sourcecrs', 'targetcrs', 'orders', 'output', 'callback'], required: ['coords'] },
+  dataflow_update_job_execution_options: {
+    all: ['jobId', 'jobCondition', 'dryRun'],
+    required: ['jobId', 'jobCondition'],
+  },
+  maps_reverse_geocode: {
+    all: ['coords', 'sourcecrs', 'targetcrs', 'orders', 'output', 'callback'],
+    required: ['coords'],
+  },
   apigateway_create_method_response: {
     all: ['productId', 'apiId', 'resourceId', 'methodName', 'statusCode', 'responseDescription', 'dryRun'],
     required: ['productId', 'apiId', 'resourceId', 'methodName', 'statusCode'],
   },
   apigateway_list_products: {
-    all: ['offset', 'limit', 'productName', 'isPublished', 'subscriptionCode', 'hasDeployedStage', 'hasStageNotAssociatedWithUsagePlanId'],
+    all: [
+      'offset',
+      'limit',
+      'productName',
+      'isPublished',
+      'subscriptionCode',
+      'hasDeployedStage',
+      'hasStageNotAssociatedWithUsagePlanId',
+    ],
     required: [],
   },
   datacatalog_run_scanner: { all: ['catalogId', 'scannerId', 'dryRun'], required: ['catalogId', 'scannerId'] },
@@ -77,14 +94,30 @@ const FIELDS: Record<string, { all: string[]; required: string[] }> = {
   recommendation_get_default_schema: { all: ['datasetType'], required: ['datasetType'] },
   recommendation_delete_service: { all: ['serviceId', 'dryRun', 'confirm'], required: ['serviceId'] },
   textgen_create_completion: {
-    all: ['model', 'text', 'includeAiFilters', 'includeTokens', 'maxTokens', 'repeatPenalty', 'restart', 'start', 'stopBefore', 'temperature', 'topK', 'topP'],
+    all: [
+      'model',
+      'text',
+      'includeAiFilters',
+      'includeTokens',
+      'maxTokens',
+      'repeatPenalty',
+      'restart',
+      'start',
+      'stopBefore',
+      'temperature',
+      'topK',
+      'topP',
+    ],
     // model defaults to LK-D2, the model of the spec's sample.
     required: ['text'],
   },
   search_update_schema: { all: ['name', 'document', 'dryRun'], required: ['name', 'document'] },
   search_list_tokenizer_languages: { all: [], required: [] },
   kms_migrate_key: { all: ['keyTag', 'targetRegion', 'dryRun', 'confirm'], required: ['keyTag', 'targetRegion'] },
-  translate_and_summarize: { all: ['text', 'target', 'source', 'length', 'honorific', 'glossaryKey'], required: ['text', 'target'] },
+  translate_and_summarize: {
+    all: ['text', 'target', 'source', 'length', 'honorific', 'glossaryKey'],
+    required: ['text', 'target'],
+  },
 };
 
 /**
@@ -92,9 +125,30 @@ const FIELDS: Record<string, { all: string[]; required: string[] }> = {
  * between description and schema"), and every byte of a tool list is read by the model on every turn.
  */
 const SELF_EXPLANATORY = new Set([
-  'productId', 'apiId', 'resourceId', 'jobId', 'serviceId', 'keyTag', 'catalogId', 'scannerId', 'statusCode',
-  'responseDescription', 'pageNo', 'pageSize', 'isPublished', 'hasDeployedStage', 'text', 'name', 'includeTokens',
-  'includeAiFilters', 'repeatPenalty', 'topK', 'topP', 'jobCondition.numWorker', 'jobCondition.scriptPath', 'jobCondition.logPath',
+  'productId',
+  'apiId',
+  'resourceId',
+  'jobId',
+  'serviceId',
+  'keyTag',
+  'catalogId',
+  'scannerId',
+  'statusCode',
+  'responseDescription',
+  'pageNo',
+  'pageSize',
+  'isPublished',
+  'hasDeployedStage',
+  'text',
+  'name',
+  'includeTokens',
+  'includeAiFilters',
+  'repeatPenalty',
+  'topK',
+  'topP',
+  'jobCondition.numWorker',
+  'jobCondition.scriptPath',
+  'jobCondition.logPath',
   'model',
 ]);
 
@@ -109,36 +163,43 @@ describe('catalogue invariants', () => {
     expect(Object.keys(FIELDS).sort()).toEqual(definitions.map((d) => d.def.name).sort());
   });
 
-  it.each(definitions.map((d) => [d.def.name, d.def] as const))('%s: name, title, description, annotations', (name, def) => {
-    expect(name).toMatch(/^[a-z0-9_]{1,48}$/);
-    expect(typeof def.title).toBe('string');
-    expect(def.title!.trim().length).toBeGreaterThan(5);
-    expect(typeof def.description).toBe('string');
-    expect(def.description!.trim().length).toBeGreaterThan(30);
-    expect(def.annotations).toBeDefined();
-    for (const hint of ['readOnlyHint', 'destructiveHint', 'idempotentHint', 'openWorldHint'] as const) {
-      expect(typeof def.annotations![hint], `${name}.${hint}`).toBe('boolean');
-    }
-    // A read-only tool cannot also be destructive.
-    if (def.annotations!.readOnlyHint) expect(def.annotations!.destructiveHint).toBe(false);
-  });
+  it.each(definitions.map((d) => [d.def.name, d.def] as const))(
+    '%s: name, title, description, annotations',
+    (name, def) => {
+      expect(name).toMatch(/^[a-z0-9_]{1,48}$/);
+      expect(typeof def.title).toBe('string');
+      expect(def.title!.trim().length).toBeGreaterThan(5);
+      expect(typeof def.description).toBe('string');
+      expect(def.description!.trim().length).toBeGreaterThan(30);
+      expect(def.annotations).toBeDefined();
+      for (const hint of ['readOnlyHint', 'destructiveHint', 'idempotentHint', 'openWorldHint'] as const) {
+        expect(typeof def.annotations![hint], `${name}.${hint}`).toBe('boolean');
+      }
+      // A read-only tool cannot also be destructive.
+      if (def.annotations!.readOnlyHint) expect(def.annotations!.destructiveHint).toBe(false);
+    },
+  );
 
-  it.each(definitions.map((d) => [d.def.name, d.def] as const))('%s: input schema is a plain object schema', (name, def) => {
-    const schema = def.inputSchema as Schema;
-    expect(schema.type).toBe('object');
-    expect(schema.properties).toBeDefined();
-    const text = JSON.stringify(schema);
-    expect(text).not.toContain('$ref');
-    expect(text).not.toContain('$defs');
-    expect(text).not.toContain('definitions');
-    for (const combinator of ['anyOf', 'oneOf', 'allOf', 'not', 'if']) expect(schema[combinator], combinator).toBeUndefined();
-    // Unknown arguments are refused, and the schema says so.
-    expect(schema.additionalProperties).toBe(false);
-    if (def.outputSchema) {
-      expect(def.outputSchema.type).toBe('object');
-      expect(JSON.stringify(def.outputSchema)).not.toContain('$ref');
-    }
-  });
+  it.each(definitions.map((d) => [d.def.name, d.def] as const))(
+    '%s: input schema is a plain object schema',
+    (name, def) => {
+      const schema = def.inputSchema as Schema;
+      expect(schema.type).toBe('object');
+      expect(schema.properties).toBeDefined();
+      const text = JSON.stringify(schema);
+      expect(text).not.toContain('$ref');
+      expect(text).not.toContain('$defs');
+      expect(text).not.toContain('definitions');
+      for (const combinator of ['anyOf', 'oneOf', 'allOf', 'not', 'if'])
+        expect(schema[combinator], combinator).toBeUndefined();
+      // Unknown arguments are refused, and the schema says so.
+      expect(schema.additionalProperties).toBe(false);
+      if (def.outputSchema) {
+        expect(def.outputSchema.type).toBe('object');
+        expect(JSON.stringify(def.outputSchema)).not.toContain('$ref');
+      }
+    },
+  );
 
   it.each(Object.entries(FIELDS))('%s: every spec field, and exactly the required ones', (name, fields) => {
     const schema = input(name);
@@ -153,7 +214,8 @@ describe('catalogue invariants', () => {
       const walk = (node: Schema, path: string) => {
         for (const [key, child] of Object.entries(node.properties ?? {})) {
           const here = path ? `${path}.${key}` : key;
-          if (!child.description?.trim() && !child.enum && child.const === undefined && !SELF_EXPLANATORY.has(here)) undocumented.push(here);
+          if (!child.description?.trim() && !child.enum && child.const === undefined && !SELF_EXPLANATORY.has(here))
+            undocumented.push(here);
           if (child.type === 'object') walk(child, here);
         }
       };
@@ -206,11 +268,36 @@ describe('catalogue invariants', () => {
 
 describe('spec constraints in the JSON Schema', () => {
   it('E12 ranges, with exclusive lower bounds for temperature, topP and repeatPenalty', () => {
-    expect(prop('textgen_create_completion', 'temperature')).toMatchObject({ type: 'number', exclusiveMinimum: 0, maximum: 1, default: 0.5 });
-    expect(prop('textgen_create_completion', 'topP')).toMatchObject({ type: 'number', exclusiveMinimum: 0, maximum: 1, default: 0.8 });
-    expect(prop('textgen_create_completion', 'repeatPenalty')).toMatchObject({ type: 'number', exclusiveMinimum: 0, maximum: 10, default: 5 });
-    expect(prop('textgen_create_completion', 'maxTokens')).toMatchObject({ type: 'integer', minimum: 1, maximum: 2048, default: 100 });
-    expect(prop('textgen_create_completion', 'topK')).toMatchObject({ type: 'integer', minimum: 0, maximum: 128, default: 0 });
+    expect(prop('textgen_create_completion', 'temperature')).toMatchObject({
+      type: 'number',
+      exclusiveMinimum: 0,
+      maximum: 1,
+      default: 0.5,
+    });
+    expect(prop('textgen_create_completion', 'topP')).toMatchObject({
+      type: 'number',
+      exclusiveMinimum: 0,
+      maximum: 1,
+      default: 0.8,
+    });
+    expect(prop('textgen_create_completion', 'repeatPenalty')).toMatchObject({
+      type: 'number',
+      exclusiveMinimum: 0,
+      maximum: 10,
+      default: 5,
+    });
+    expect(prop('textgen_create_completion', 'maxTokens')).toMatchObject({
+      type: 'integer',
+      minimum: 1,
+      maximum: 2048,
+      default: 100,
+    });
+    expect(prop('textgen_create_completion', 'topK')).toMatchObject({
+      type: 'integer',
+      minimum: 0,
+      maximum: 128,
+      default: 0,
+    });
     expect(prop('textgen_create_completion', 'includeAiFilters')).toMatchObject({ type: 'boolean', default: true });
     // Any model name is sent (the spec names LK-D2 as its sample's); it is a path segment, never empty.
     expect(prop('textgen_create_completion', 'model')).toEqual({ type: 'string', minLength: 1, default: 'LK-D2' });
@@ -218,7 +305,11 @@ describe('spec constraints in the JSON Schema', () => {
 
   it('E1 pages from 1 with defaults 1 and 10', () => {
     expect(prop('streaming_list_config_groups', 'pageNo')).toMatchObject({ type: 'integer', minimum: 1, default: 1 });
-    expect(prop('streaming_list_config_groups', 'pageSize')).toMatchObject({ type: 'integer', minimum: 1, default: 10 });
+    expect(prop('streaming_list_config_groups', 'pageSize')).toMatchObject({
+      type: 'integer',
+      minimum: 1,
+      default: 10,
+    });
     expect(prop('streaming_list_config_groups', 'kafkaVersionCode').type).toBe('integer');
   });
 
@@ -228,7 +319,11 @@ describe('spec constraints in the JSON Schema', () => {
   });
 
   it('E2 generationCode: G3 only, as a one-value enum (Gemini function declarations have no const)', () => {
-    expect(prop('streaming_list_server_images', 'generationCode')).toEqual({ description: 'Server generation', type: 'string', enum: ['G3'] });
+    expect(prop('streaming_list_server_images', 'generationCode')).toEqual({
+      description: 'Server generation',
+      type: 'string',
+      enum: ['G3'],
+    });
   });
 
   it('E3 languages', () => {
@@ -248,16 +343,36 @@ describe('spec constraints in the JSON Schema', () => {
   it('E5 coordinate codes in any case, and default output json', () => {
     // A pattern of letter classes: what the server takes (any case), in a dialect every JSON Schema consumer reads.
     for (const name of ['sourcecrs', 'targetcrs']) {
-      expect(prop('maps_reverse_geocode', name)).toMatchObject({ type: 'string', pattern: '^([Ee][Pp][Ss][Gg]:(4326|3857)|[Ss][Vv][Cc]:2048)$', default: 'EPSG:4326' });
+      expect(prop('maps_reverse_geocode', name)).toMatchObject({
+        type: 'string',
+        pattern: '^([Ee][Pp][Ss][Gg]:(4326|3857)|[Ss][Vv][Cc]:2048)$',
+        default: 'EPSG:4326',
+      });
       expect(prop('maps_reverse_geocode', name).description).toMatch(/any case/);
     }
     expect(prop('maps_reverse_geocode', 'output')).toMatchObject({ enum: ['json', 'xml'], default: 'json' });
   });
 
   it('E6 method names, status code and description length', () => {
-    expect(prop('apigateway_create_method_response', 'methodName').enum).toEqual(['ANY', 'GET', 'POST', 'PUT', 'DELETE', 'PATCH', 'OPTIONS', 'HEAD']);
-    expect(prop('apigateway_create_method_response', 'statusCode')).toMatchObject({ type: 'integer', minimum: 100, maximum: 599 });
-    expect(prop('apigateway_create_method_response', 'responseDescription')).toMatchObject({ type: 'string', maxLength: 2000 });
+    expect(prop('apigateway_create_method_response', 'methodName').enum).toEqual([
+      'ANY',
+      'GET',
+      'POST',
+      'PUT',
+      'DELETE',
+      'PATCH',
+      'OPTIONS',
+      'HEAD',
+    ]);
+    expect(prop('apigateway_create_method_response', 'statusCode')).toMatchObject({
+      type: 'integer',
+      minimum: 100,
+      maximum: 599,
+    });
+    expect(prop('apigateway_create_method_response', 'responseDescription')).toMatchObject({
+      type: 'string',
+      maxLength: 2000,
+    });
   });
 
   it('E7 subscription code and product name length', () => {

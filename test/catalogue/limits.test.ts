@@ -14,7 +14,11 @@ import { sharedLazyValidator } from '../../src/mcp/schema-validator.js';
 
 const config = {
   serviceUrls: Object.fromEntries(SERVICES.map((s) => [s, 'http://upstream.test'])),
-  credentials: { gateway: { accessKey: 'AK', secretKey: 'SK' }, appKeys: { maps: { clientId: 'c', clientSecret: 's' }, translation: { clientId: 'c', clientSecret: 's' } }, studio: { apiKey: 'a', gatewayKey: 'g' } },
+  credentials: {
+    gateway: { accessKey: 'AK', secretKey: 'SK' },
+    appKeys: { maps: { clientId: 'c', clientSecret: 's' }, translation: { clientId: 'c', clientSecret: 's' } },
+    studio: { apiKey: 'a', gatewayKey: 'g' },
+  },
   streamingRegion: 'KR',
   timeoutMs: 1000,
   limits: { maxConcurrentCalls: 1, maxResponseBytes: 1024, maxResultBytes: 1024, workflowTimeoutMs: 1000 },
@@ -53,10 +57,13 @@ describe('E5 coords: what is unambiguous is taken and sent as plain decimals', (
     expect(published('maps_reverse_geocode', { coords })).toBe(true);
   });
 
-  it.each(['127.1', '127.1 37.5', '127,37,1', 'a,b', '1e1000,1', '127.1,,37', ',37.5', '0x10,1'])('%j is refused, by the schema too', (coords) => {
-    expect(refusal('maps_reverse_geocode', { coords })).toMatch(/coords: must be "x,y"/);
-    expect(published('maps_reverse_geocode', { coords })).toBe(false);
-  });
+  it.each(['127.1', '127.1 37.5', '127,37,1', 'a,b', '1e1000,1', '127.1,,37', ',37.5', '0x10,1'])(
+    '%j is refused, by the schema too',
+    (coords) => {
+      expect(refusal('maps_reverse_geocode', { coords })).toMatch(/coords: must be "x,y"/);
+      expect(published('maps_reverse_geocode', { coords })).toBe(false);
+    },
+  );
 
   it('checks a long answer-sized coords in linear time (no backtracking)', () => {
     const coords = `${'1'.repeat(500_000)}x`;
@@ -67,21 +74,28 @@ describe('E5 coords: what is unambiguous is taken and sent as plain decimals', (
 });
 
 describe('E5 sourcecrs/targetcrs: any case, in the server and in the published schema alike', () => {
-  it.each(['EPSG:4326', 'epsg:3857', 'Svc:2048', 'sVC:2048'])('%j is accepted and sent as the spec writes it', (code) => {
-    expect(published('maps_reverse_geocode', { coords: '1,2', sourcecrs: code, targetcrs: code })).toBe(true);
-    const q = query(sent('maps_reverse_geocode', { coords: '1,2', sourcecrs: code, targetcrs: code }).uri);
-    expect([q.get('sourcecrs'), q.get('targetcrs')]).toEqual([code.toUpperCase(), code.toUpperCase()]);
-  });
+  it.each(['EPSG:4326', 'epsg:3857', 'Svc:2048', 'sVC:2048'])(
+    '%j is accepted and sent as the spec writes it',
+    (code) => {
+      expect(published('maps_reverse_geocode', { coords: '1,2', sourcecrs: code, targetcrs: code })).toBe(true);
+      const q = query(sent('maps_reverse_geocode', { coords: '1,2', sourcecrs: code, targetcrs: code }).uri);
+      expect([q.get('sourcecrs'), q.get('targetcrs')]).toEqual([code.toUpperCase(), code.toUpperCase()]);
+    },
+  );
 
   it.each(['EPSG:2048', 'SVC:4326', 'EPSG:43261', 'WGS84', ''])('%j is refused by both', (code) => {
-    expect(refusal('maps_reverse_geocode', { coords: '1,2', sourcecrs: code })).toMatch(/sourcecrs: must be EPSG:4326, EPSG:3857, SVC:2048 \(any case\)/);
+    expect(refusal('maps_reverse_geocode', { coords: '1,2', sourcecrs: code })).toMatch(
+      /sourcecrs: must be EPSG:4326, EPSG:3857, SVC:2048 \(any case\)/,
+    );
     expect(published('maps_reverse_geocode', { coords: '1,2', sourcecrs: code })).toBe(false);
   });
 });
 
 describe('where the platform decides, the tool sends', () => {
   it('E12 model: any name, LK-D2 by default', () => {
-    expect(sent('textgen_create_completion', { text: 'hi', model: 'HCX-003' }).uri).toBe('/testapp/v1/completions/HCX-003');
+    expect(sent('textgen_create_completion', { text: 'hi', model: 'HCX-003' }).uri).toBe(
+      '/testapp/v1/completions/HCX-003',
+    );
     expect(sent('textgen_create_completion', { text: 'hi' }).uri).toBe('/testapp/v1/completions/LK-D2');
     expect(published('textgen_create_completion', { text: 'hi', model: 'HCX-003' })).toBe(true);
     expect(refusal('textgen_create_completion', { text: 'hi', model: '..' })).toMatch(/model/);
@@ -90,14 +104,18 @@ describe('where the platform decides, the tool sends', () => {
   it('E13 document: any object, none of the members the spec shows required', () => {
     expect(JSON.parse(sent('search_update_schema', { name: 'shop', document: {} }).body!)).toEqual({ document: {} });
     const partial = { indexes: [{ name: 'title_idx' }], extra: true };
-    expect(JSON.parse(sent('search_update_schema', { name: 'shop', document: partial }).body!)).toEqual({ document: partial });
+    expect(JSON.parse(sent('search_update_schema', { name: 'shop', document: partial }).body!)).toEqual({
+      document: partial,
+    });
     expect(published('search_update_schema', { name: 'shop', document: {} })).toBe(true);
     expect(refusal('search_update_schema', { name: 'shop', document: 'schema' })).toMatch(/document/);
   });
 
   it("E13 document: the size bound is the server's, and says so", () => {
     const document = { primarySectionName: 'x'.repeat(1024 * 1024) };
-    expect(refusal('search_update_schema', { name: 'shop', document })).toMatch(/must be at most 1048576 bytes as JSON \(this server's limit\)/);
+    expect(refusal('search_update_schema', { name: 'shop', document })).toMatch(
+      /must be at most 1048576 bytes as JSON \(this server's limit\)/,
+    );
   });
 
   it.each([
@@ -111,13 +129,19 @@ describe('where the platform decides, the tool sends', () => {
   });
 
   it('E8 ids: any integer, negative ones included (the spec says Integer and no range)', () => {
-    expect(sent('datacatalog_run_scanner', { catalogId: -1, scannerId: 0 }).uri).toBe('/api/v1/catalogs/-1/scanners/0/run-scanner');
+    expect(sent('datacatalog_run_scanner', { catalogId: -1, scannerId: 0 }).uri).toBe(
+      '/api/v1/catalogs/-1/scanners/0/run-scanner',
+    );
     expect(published('datacatalog_run_scanner', { catalogId: -1, scannerId: 0 })).toBe(true);
     expect(refusal('datacatalog_run_scanner', { catalogId: 1.5, scannerId: 0 })).toMatch(/catalogId/);
   });
 
   it("E12 text and stopBefore: their bounds are the server's, and the schema says so", () => {
-    const properties = (toolDefinition(op('textgen_create_completion')).inputSchema as { properties: Record<string, { description?: string }> }).properties;
+    const properties = (
+      toolDefinition(op('textgen_create_completion')).inputSchema as {
+        properties: Record<string, { description?: string }>;
+      }
+    ).properties;
     expect(properties.text!.description).toMatch(/this server's/);
     expect(properties.stopBefore!.description).toMatch(/this server's/);
   });

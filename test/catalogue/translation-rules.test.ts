@@ -22,13 +22,17 @@ describe('the span grammar of rule 5', () => {
     ]);
     expect(spansOf("<SPAN TRANSLATE='NO'>x</SPAN>")).toEqual(["<SPAN TRANSLATE='NO'>x</SPAN>"]);
     expect(spansOf('<span translate=no>x</span>')).toEqual(['<span translate=no>x</span>']);
-    expect(spansOf('<span id="k" class="brand NoTranslate">x</span>')).toEqual(['<span id="k" class="brand NoTranslate">x</span>']);
+    expect(spansOf('<span id="k" class="brand NoTranslate">x</span>')).toEqual([
+      '<span id="k" class="brand NoTranslate">x</span>',
+    ]);
     expect(spansOf('<span translate = "no" >x</span>')).toEqual(['<span translate = "no" >x</span>']);
   });
 
   it('closes at the matching </span> when spans are nested', () => {
     const text = 'A <span translate="no">keep <span class="b">bold</span> and <span>more</span> too</span> B';
-    expect(spansOf(text)).toEqual(['<span translate="no">keep <span class="b">bold</span> and <span>more</span> too</span>']);
+    expect(spansOf(text)).toEqual([
+      '<span translate="no">keep <span class="b">bold</span> and <span>more</span> too</span>',
+    ]);
     // An untranslated span inside another is part of it.
     expect(spansOf('<span class="notranslate">1 <span translate="no">2</span> 3</span>')).toEqual([
       '<span class="notranslate">1 <span translate="no">2</span> 3</span>',
@@ -36,7 +40,9 @@ describe('the span grammar of rule 5', () => {
   });
 
   it('ignores other spans, unclosed spans and other attribute values', () => {
-    expect(spansOf('<span class="x">a</span> <span translate="yes">b</span> <span class="notranslated">c</span>')).toEqual([]);
+    expect(
+      spansOf('<span class="x">a</span> <span translate="yes">b</span> <span class="notranslated">c</span>'),
+    ).toEqual([]);
     expect(spansOf('<span translate="no">never closed')).toEqual([]);
     expect(spansOf('<spanner translate="no">x</spanner>')).toEqual([]);
     expect(spansOf('<span translate="no"/>x</span>')).toEqual([]);
@@ -88,12 +94,18 @@ describe('directions', () => {
 
   it('counts 30 documented directions, 28 reverses and 85 from sources the spec shows no directions for', () => {
     // 12 + 11 + 6 + 1 listed; 29 pairs both ways make 58; 9 other sources x 12 targets, less their 23 reverses.
-    expect(directionCounts()).toEqual({ total: 143, documented: 30, 'documented in reverse': 28, 'not documented': 85 });
+    expect(directionCounts()).toEqual({
+      total: 143,
+      documented: 30,
+      'documented in reverse': 28,
+      'not documented': 85,
+    });
   });
 });
 
 describe('translationIssues', () => {
-  const fields = (req: Parameters<typeof translationIssues>[0]) => translationIssues(req).map((i) => `${i.rule}:${i.field}`);
+  const fields = (req: Parameters<typeof translationIssues>[0]) =>
+    translationIssues(req).map((i) => `${i.rule}:${i.field}`);
 
   it('refuses what the spec rules out, and nothing more', () => {
     expect(fields({ source: 'ja', target: 'es', text: 'x' })).toEqual(['direction:target']);
@@ -110,13 +122,17 @@ describe('translationIssues', () => {
     const text = `${'a'.repeat(4990)}<span translate="no">${'b'.repeat(50)}</span>`;
     expect(fields({ source: 'ko', target: 'en', text })).toEqual([]);
     expect(fields({ source: 'ko', target: 'es', text })).toEqual(['length:text']);
-    expect(translationIssues({ source: 'ko', target: 'es', text })[0]?.message).toBe('must be at most 5000 characters (got 5068)');
+    expect(translationIssues({ source: 'ko', target: 'es', text })[0]?.message).toBe(
+      'must be at most 5000 characters (got 5068)',
+    );
     expect(fields({ source: 'auto', target: 'es', text })).toEqual(['length:text']);
   });
 
   it('refuses glossary and honorific where rules 3 and 4 rule them out, with auto only when no source allows them', () => {
     expect(fields({ source: 'en', target: 'es', glossaryKey: 'g' })).toEqual(['glossary:glossaryKey']);
-    expect(fields({ source: 'en', target: 'es', glossaryKey: 'g', replaceInfo: 'r' })).toEqual(['glossary:replaceInfo']);
+    expect(fields({ source: 'en', target: 'es', glossaryKey: 'g', replaceInfo: 'r' })).toEqual([
+      'glossary:replaceInfo',
+    ]);
     expect(fields({ source: 'auto', target: 'es', glossaryKey: 'g' })).toEqual(['glossary:glossaryKey']);
     expect(fields({ source: 'auto', target: 'ko', glossaryKey: 'g' })).toEqual([]);
     expect(fields({ source: 'ko', target: 'en', honorific: true })).toEqual(['honorific:honorific']);

@@ -8,7 +8,9 @@ import { ENV_VARIABLES, namesOf, variableNamed, type EnvVariable } from '../../s
 describe('the icon of the MCP Bundle', () => {
   it('assets/icon.svg is the server icon the source draws, and assets/icon.png a 512 x 512 PNG of it (npm run icons)', async () => {
     const { SERVER_ICON_SVG } = await import('../../src/mcp/icons.js');
-    expect(readFileSync('assets/icon.svg', 'utf8'), 'assets/icon.svg drifted: run `npm run icons`').toBe(`${SERVER_ICON_SVG}\n`);
+    expect(readFileSync('assets/icon.svg', 'utf8'), 'assets/icon.svg drifted: run `npm run icons`').toBe(
+      `${SERVER_ICON_SVG}\n`,
+    );
     const png = readFileSync('assets/icon.png');
     expect(png.subarray(1, 4).toString('latin1')).toBe('PNG');
     expect([png.readUInt32BE(16), png.readUInt32BE(20)]).toEqual([512, 512]);
@@ -21,7 +23,11 @@ describe('the icon of the MCP Bundle', () => {
 describe('versions', () => {
   it('the server, package.json and manifest.json carry the same name and version', async () => {
     const { SERVER_DESCRIPTION, SERVER_NAME, SERVER_VERSION } = await import('../../src/version.js');
-    const pkg = JSON.parse(readFileSync('package.json', 'utf8')) as { name: string; version: string; description: string };
+    const pkg = JSON.parse(readFileSync('package.json', 'utf8')) as {
+      name: string;
+      version: string;
+      description: string;
+    };
     expect(SERVER_DESCRIPTION).toBe(pkg.description);
     const manifest = JSON.parse(readFileSync('manifest.json', 'utf8')) as { name: string; version: string };
     expect([SERVER_NAME, SERVER_VERSION]).toEqual([pkg.name, pkg.version]);
@@ -47,9 +53,23 @@ describe('manifest.json', () => {
         .filter((entry) => entry.isFile())
         .map((entry) => relative(join(dir, 'out'), join(entry.parentPath, entry.name)).split(sep).join('/'));
       expect(files).toEqual(
-        expect.arrayContaining(['dist/cli.js', 'dist/THIRD_PARTY_NOTICES.txt', 'package.json', 'manifest.json', 'README.md', 'assets/icon.png']),
+        expect.arrayContaining([
+          'dist/cli.js',
+          'dist/THIRD_PARTY_NOTICES.txt',
+          'package.json',
+          'manifest.json',
+          'README.md',
+          'assets/icon.png',
+        ]),
       );
-      expect(files.filter((f) => !/^(dist\/.+\.js|dist\/THIRD_PARTY_NOTICES\.txt|package\.json|manifest\.json|README\.md|assets\/icon\.png)$/.test(f))).toEqual([]);
+      expect(
+        files.filter(
+          (f) =>
+            !/^(dist\/.+\.js|dist\/THIRD_PARTY_NOTICES\.txt|package\.json|manifest\.json|README\.md|assets\/icon\.png)$/.test(
+              f,
+            ),
+        ),
+      ).toEqual([]);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
@@ -59,9 +79,24 @@ describe('manifest.json', () => {
     // The rules `mcpb pack` applies (its defaults and .mcpbignore), asked about files a clone may hold.
     const { readMcpbIgnorePatterns, shouldExclude } = await import('@anthropic-ai/mcpb/node');
     const patterns = readMcpbIgnorePatterns('.');
-    const stray = ['svc-platform-mcp-0.1.0.tgz', '.cache/node-v22/bin/node', '.scratch/try.mjs', 'notes.md', 'coverage/index.html', 'dist/cli.js.map', 'assets/icon.svg'];
+    const stray = [
+      'svc-platform-mcp-0.1.0.tgz',
+      '.cache/node-v22/bin/node',
+      '.scratch/try.mjs',
+      'notes.md',
+      'coverage/index.html',
+      'dist/cli.js.map',
+      'assets/icon.svg',
+    ];
     expect(stray.filter((file) => !shouldExclude(file, patterns))).toEqual([]);
-    const kept = ['dist/cli.js', 'dist/chunks/http-X.js', 'package.json', 'manifest.json', 'README.md', 'assets/icon.png'];
+    const kept = [
+      'dist/cli.js',
+      'dist/chunks/http-X.js',
+      'package.json',
+      'manifest.json',
+      'README.md',
+      'assets/icon.png',
+    ];
     expect(kept.filter((file) => shouldExclude(file, patterns))).toEqual([]);
   });
 
@@ -83,7 +118,9 @@ describe('manifest.json', () => {
   it('gives every optional setting a default, blank for text, so that a host has a value to put in its place', () => {
     const { user_config: settings } = readManifestSettings();
     const optional = Object.entries(settings).filter(([, setting]) => setting.required !== true);
-    expect(optional.map(([key]) => key)).toEqual(expect.arrayContaining(['access_key', 'secret_key', 'studio_api_key']));
+    expect(optional.map(([key]) => key)).toEqual(
+      expect.arrayContaining(['access_key', 'secret_key', 'studio_api_key']),
+    );
     for (const [key, setting] of optional) expect(setting.default, key).toBeDefined();
     expect(settings.access_key!.default).toBe('');
   });
@@ -104,7 +141,8 @@ describe('manifest.json', () => {
   it('every secret of the table that the manifest maps is sensitive, the four credentials among them', () => {
     const manifest = readManifestSettings();
     const env = manifest.server.mcp_config.env;
-    const sensitive = (name: string) => manifest.user_config[/\$\{user_config\.(\w+)\}/.exec(env[name] ?? '')?.[1] ?? '']?.sensitive;
+    const sensitive = (name: string) =>
+      manifest.user_config[/\$\{user_config\.(\w+)\}/.exec(env[name] ?? '')?.[1] ?? '']?.sensitive;
     const mappedSecrets = ENV_VARIABLES.filter((v: EnvVariable) => v.secret)
       .flatMap(namesOf)
       .filter((name) => name in env);

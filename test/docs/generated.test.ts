@@ -22,7 +22,10 @@ describe('generated files', () => {
     ]);
   });
 
-  it.each(files.map((f) => [f.path, f.content] as const))('%s is what the source makes (else: npm run generate)', (path, content) => {
-    expect(read(path), `${path} drifted: run \`npm run generate\``).toBe(content);
-  });
+  it.each(files.map((f) => [f.path, f.content] as const))(
+    '%s is what the source makes (else: npm run generate)',
+    (path, content) => {
+      expect(read(path), `${path} drifted: run \`npm run generate\``).toBe(content);
+    },
+  );
 });

@@ -11,7 +11,12 @@ import { readableDefault, variableNamed } from '../../src/env-variables.js';
 import { connect, type Harness } from '../mcp/harness.js';
 
 const README = 'README.md';
-const PAGES = [README, ...readdirSync('docs').filter((f) => f.endsWith('.md')).map((f) => `docs/${f}`)];
+const PAGES = [
+  README,
+  ...readdirSync('docs')
+    .filter((f) => f.endsWith('.md'))
+    .map((f) => `docs/${f}`),
+];
 const read = (path: string) => readFileSync(path, 'utf8');
 
 /** The text a reader sees as prose: without fenced blocks and inline code (links and names in code are examples). */
@@ -24,7 +29,11 @@ function anchorsOf(markdown: string): Set<string> {
   const seen = new Map<string, number>();
   const anchors = new Set<string>();
   for (const [, heading] of markdown.replace(/^```[\s\S]*?^```/gm, '').matchAll(/^#{1,6} (.+)$/gm)) {
-    const base = heading!.trim().toLowerCase().replace(/[^\p{L}\p{N}\s_-]/gu, '').replace(/\s/g, '-');
+    const base = heading!
+      .trim()
+      .toLowerCase()
+      .replace(/[^\p{L}\p{N}\s_-]/gu, '')
+      .replace(/\s/g, '-');
     const n = seen.get(base) ?? 0;
     seen.set(base, n + 1);
     anchors.add(n === 0 ? base : `${base}-${n}`);
@@ -108,20 +117,30 @@ describe.each(PAGES)('%s', (page) => {
         broken.push(`${target}: no file ${file}`);
         continue;
       }
-      if (anchor !== undefined && !(file.endsWith('.md') && anchorsOf(read(file)).has(anchor))) broken.push(`${target}: no heading #${anchor} in ${file}`);
+      if (anchor !== undefined && !(file.endsWith('.md') && anchorsOf(read(file)).has(anchor)))
+        broken.push(`${target}: no heading #${anchor} in ${file}`);
     }
     expect(broken).toEqual([]);
   });
 
   it('names only environment variables of the table', () => {
-    const names = [...text.matchAll(/\b(?:SVC_<SERVICE>_URL|SVC_[A-Z0-9_]*[A-Z0-9]|HTTPS?_PROXY|NO_PROXY)\b/g)].map((m) => m[0]);
+    const names = [...text.matchAll(/\b(?:SVC_<SERVICE>_URL|SVC_[A-Z0-9_]*[A-Z0-9]|HTTPS?_PROXY|NO_PROXY)\b/g)].map(
+      (m) => m[0],
+    );
     const unknown = names.filter((name) => name !== 'SVC_<SERVICE>_URL' && variableNamed(name) === undefined);
     expect([...new Set(unknown)]).toEqual([]);
   });
 
   it('states the default of a variable, in brackets after its name, as the table has it', () => {
     const wrong: string[] = [];
-    const units: Record<string, string> = { second: 's', seconds: 's', minute: 'min', minutes: 'min', hour: 'h', hours: 'h' };
+    const units: Record<string, string> = {
+      second: 's',
+      seconds: 's',
+      minute: 'min',
+      minutes: 'min',
+      hour: 'h',
+      hours: 'h',
+    };
     const pattern = /`([A-Z][A-Z0-9_]+)` \((\d[\d,]*(?: (?:ms|s|min|h|KiB|MiB|GiB|seconds?|minutes?|hours?)\b)?)/g;
     for (const [, name, said] of text.matchAll(pattern)) {
       const variable = variableNamed(name!);
@@ -129,7 +148,8 @@ describe.each(PAGES)('%s', (page) => {
       const [number, word] = said!.replace(/,/g, '').split(' ');
       const unit = word === undefined ? undefined : (units[word] ?? word);
       const table = unit === undefined ? variable.default : readableDefault(variable);
-      if ((unit === undefined ? number : `${number} ${unit}`) !== table) wrong.push(`${name} (${said}): the table says ${table}`);
+      if ((unit === undefined ? number : `${number} ${unit}`) !== table)
+        wrong.push(`${name} (${said}): the table says ${table}`);
     }
     expect(wrong).toEqual([]);
   });
@@ -143,7 +163,8 @@ describe('names of the server in README.md and docs/', () => {
   afterAll(() => harness?.close());
 
   const spans = PAGES.flatMap((page) => codeSpans(read(page)));
-  const SERVICE_PREFIX = /^(?:streaming|translation|dataflow|maps|apigateway|datacatalog|bigdata|recommendation|textgen|search|kms)_[a-z_]+$/;
+  const SERVICE_PREFIX =
+    /^(?:streaming|translation|dataflow|maps|apigateway|datacatalog|bigdata|recommendation|textgen|search|kms)_[a-z_]+$/;
 
   it('every tool named exists', async () => {
     const tools = new Set((await harness.client.listTools()).tools.map((t) => t.name));
@@ -157,7 +178,8 @@ describe('names of the server in README.md and docs/', () => {
     const uris = (await harness.client.listResources()).resources.map((r) => r.uri);
     const templates = (await harness.client.listResourceTemplates()).resourceTemplates.map((t) => t.uriTemplate);
     const served = (uri: string) =>
-      uris.includes(uri) || templates.some((t) => t === uri || new RegExp(`^${t.replace(/\{\w+\}/g, '[^/]+')}$`).test(uri));
+      uris.includes(uri) ||
+      templates.some((t) => t === uri || new RegExp(`^${t.replace(/\{\w+\}/g, '[^/]+')}$`).test(uri));
     const named = spans.filter((span) => /^svc:\/\/\w/.test(span));
     expect(named.length).toBeGreaterThan(0);
     expect(named.filter((uri) => !served(uri))).toEqual([]);
@@ -204,12 +226,22 @@ describe('logs in docs/', () => {
   it("lists every reason the HTTP transport refuses a request for, and stdio's", () => {
     const refused = new Set([...src.matchAll(/refused = '([a-z_]+)'/g)].map((m) => m[1]!));
     expect(refused).toContain('host');
-    const line = read('docs/http.md').split('\n').find((l) => l.startsWith('| `refused` |')) ?? '';
+    const line =
+      read('docs/http.md')
+        .split('\n')
+        .find((l) => l.startsWith('| `refused` |')) ?? '';
     expect([...refused].filter((reason) => !line.includes(`\`${reason}\``))).toEqual([]);
     const lines = read('src/transports/stdio-lines.ts');
-    const stdio = new Set([...lines.matchAll(/reason: '([a-z_]+)'/g), ...lines.matchAll(/#answer\([^;'\n]*?'([a-z_]+)'/g)].map((m) => m[1]!));
+    const stdio = new Set(
+      [...lines.matchAll(/reason: '([a-z_]+)'/g), ...lines.matchAll(/#answer\([^;'\n]*?'([a-z_]+)'/g)].map(
+        (m) => m[1]!,
+      ),
+    );
     expect(stdio).toEqual(new Set(['parse_error', 'invalid_request', 'too_large', 'shutting_down']));
-    const row = read('docs/reliability.md').split('\n').find((l) => l.startsWith('| `stdio_refused` |')) ?? '';
+    const row =
+      read('docs/reliability.md')
+        .split('\n')
+        .find((l) => l.startsWith('| `stdio_refused` |')) ?? '';
     expect([...stdio].filter((reason) => !row.includes(`\`${reason}\``))).toEqual([]);
   });
 });

@@ -19,7 +19,9 @@ const SCHEMA_VERSION = '2025-12-11';
 const SCHEMA_URL = `https://static.modelcontextprotocol.io/schemas/${SCHEMA_VERSION}/server.schema.json`;
 
 const repo = fileURLToPath(new URL('../..', import.meta.url));
-const schemaPath = process.env.MCP_REGISTRY_SCHEMA ?? resolve(repo, '..', 'shared', 'vendor', 'mcp-registry', SCHEMA_VERSION, 'server.schema.json');
+const schemaPath =
+  process.env.MCP_REGISTRY_SCHEMA ??
+  resolve(repo, '..', 'shared', 'vendor', 'mcp-registry', SCHEMA_VERSION, 'server.schema.json');
 
 interface EnvironmentVariable {
   name: string;
@@ -33,12 +35,22 @@ interface ServerJson {
   name: string;
   description: string;
   version: string;
-  packages: { registryType: string; identifier: string; version: string; transport: { type: string }; environmentVariables: EnvironmentVariable[] }[];
+  packages: {
+    registryType: string;
+    identifier: string;
+    version: string;
+    transport: { type: string };
+    environmentVariables: EnvironmentVariable[];
+  }[];
   remotes?: unknown[];
 }
 
 const server = JSON.parse(readFileSync(resolve(repo, 'server.json'), 'utf8')) as ServerJson;
-const pkg = JSON.parse(readFileSync(resolve(repo, 'package.json'), 'utf8')) as { name: string; version: string; mcpName?: string };
+const pkg = JSON.parse(readFileSync(resolve(repo, 'package.json'), 'utf8')) as {
+  name: string;
+  version: string;
+  mcpName?: string;
+};
 const [npmPackage] = server.packages;
 const listed = npmPackage!.environmentVariables;
 
@@ -62,9 +74,13 @@ const serve = (env: Env) => {
 };
 
 /** The ```json block of docs/publishing.md that shows an operator's `remotes` entry. */
-function remoteExample(): { remotes: { type: string; url: string; headers: (EnvironmentVariable & { value: string })[] }[] } {
+function remoteExample(): {
+  remotes: { type: string; url: string; headers: (EnvironmentVariable & { value: string })[] }[];
+} {
   const page = readFileSync(resolve(repo, 'docs', 'publishing.md'), 'utf8');
-  const block = [...page.matchAll(/```json\n([\s\S]*?)```/g)].map((m) => m[1]!).find((text) => text.includes('"remotes"'));
+  const block = [...page.matchAll(/```json\n([\s\S]*?)```/g)]
+    .map((m) => m[1]!)
+    .find((text) => text.includes('"remotes"'));
   if (!block) throw new Error('docs/publishing.md has no ```json block with a "remotes" entry');
   return JSON.parse(block) as ReturnType<typeof remoteExample>;
 }
@@ -76,7 +92,12 @@ describe('server.json', () => {
     expect(server.version).toBe(pkg.version);
     expect(server.$schema).toBe(SCHEMA_URL);
     expect(server.packages).toHaveLength(1);
-    expect(npmPackage).toMatchObject({ registryType: 'npm', identifier: pkg.name, version: pkg.version, transport: { type: 'stdio' } });
+    expect(npmPackage).toMatchObject({
+      registryType: 'npm',
+      identifier: pkg.name,
+      version: pkg.version,
+      transport: { type: 'stdio' },
+    });
     // The registry's own limits, also checked by name here, so that a failure says which.
     expect(server.description.length).toBeLessThanOrEqual(100);
     expect(server.name).toMatch(/^[a-zA-Z0-9.-]+\/[a-zA-Z0-9._-]+$/);
@@ -94,7 +115,12 @@ describe('server.json', () => {
   });
 
   it('marks exactly the secrets isSecret, and requires none (the server starts with no variable set)', () => {
-    expect(listed.filter((v) => v.isSecret).map((v) => v.name).sort()).toEqual([...SECRET_VARIABLES].sort());
+    expect(
+      listed
+        .filter((v) => v.isSecret)
+        .map((v) => v.name)
+        .sort(),
+    ).toEqual([...SECRET_VARIABLES].sort());
     expect(listed.filter((v) => v.isRequired)).toEqual([]);
     expect(() => serve({})).not.toThrow();
   });
@@ -127,7 +153,10 @@ describe('server.json', () => {
 describe(`server.json against the registry's ${SCHEMA_VERSION} schema at ${schemaPath}`, () => {
   const validator = () => {
     // No skip: a clone without the schema beside it (../shared) fails here, saying where to put it.
-    expect(existsSync(schemaPath), `${schemaPath} not found: the registry's ${SCHEMA_VERSION} server.schema.json belongs there (or set MCP_REGISTRY_SCHEMA)`).toBe(true);
+    expect(
+      existsSync(schemaPath),
+      `${schemaPath} not found: the registry's ${SCHEMA_VERSION} server.schema.json belongs there (or set MCP_REGISTRY_SCHEMA)`,
+    ).toBe(true);
     const schema = JSON.parse(readFileSync(schemaPath, 'utf8')) as { $id?: string };
     expect(schema.$id, 'the schema file is the release server.json names').toBe(server.$schema);
     // The schema is generated from OpenAPI and uses its `example` keyword, which strict mode rejects.

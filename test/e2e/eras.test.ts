@@ -22,17 +22,31 @@ type Answer = { action: 'accept'; content: Record<string, string> } | { action: 
 interface AnyClient {
   version(): string | undefined;
   listTools(): Promise<{ tools: { name: string }[] }>;
-  callTool(params: { name: string; arguments: Record<string, unknown> }): Promise<{ content: unknown[]; isError?: boolean; structuredContent?: unknown }>;
+  callTool(params: {
+    name: string;
+    arguments: Record<string, unknown>;
+  }): Promise<{ content: unknown[]; isError?: boolean; structuredContent?: unknown }>;
   readResource(params: { uri: string }): Promise<{ contents: { text?: string }[] }>;
   getPrompt(params: { name: string; arguments: Record<string, string> }): Promise<{ messages: unknown[] }>;
   close(): Promise<void>;
 }
 
 const INFO = { name: 'eras-test', version: '0.0.0' };
-const STDIO = { command: process.execPath, args: [CLI_PATH, '--sandbox'], env: { PATH: process.env.PATH ?? '' }, stderr: 'pipe' as const };
+const STDIO = {
+  command: process.execPath,
+  args: [CLI_PATH, '--sandbox'],
+  env: { PATH: process.env.PATH ?? '' },
+  stderr: 'pipe' as const,
+};
 
 /** Connects a client of the given kind; its forms are answered from `answers`, one per form, in order. */
-async function connect(kind: Kind, transport: Transport, url: string | undefined, answers: Answer[], asked: string[]): Promise<AnyClient> {
+async function connect(
+  kind: Kind,
+  transport: Transport,
+  url: string | undefined,
+  answers: Answer[],
+  asked: string[],
+): Promise<AnyClient> {
   const answer = (message: string): Answer => {
     asked.push(message);
     const next = answers.shift();
@@ -71,7 +85,10 @@ async function round(kind: Kind, transport: Transport, url: string | undefined, 
     expect(tools.map((t) => t.name).slice(0, 3)).toEqual(FIRST_TOOLS);
     expect(tools).toHaveLength(16);
 
-    const schema = await client.callTool({ name: 'recommendation_get_default_schema', arguments: { datasetType: 'item' } });
+    const schema = await client.callTool({
+      name: 'recommendation_get_default_schema',
+      arguments: { datasetType: 'item' },
+    });
     expect(schema.isError, text(schema)).toBeFalsy();
     expect(schema.structuredContent).toMatchObject({ datasetType: 'item' });
 
@@ -79,13 +96,19 @@ async function round(kind: Kind, transport: Transport, url: string | undefined, 
     expect(resource.contents[0]!.text).toContain('korean');
     // Resource not found: -32602 in 2026-07-28, -32002 in the 2025 revisions (on the wire, as the v1 client shows;
     // the v2 client reports either as its ResourceNotFoundError, code -32602).
-    const missing = (await client.readResource({ uri: 'svc://search/nothing' }).catch((error: unknown) => error)) as { code?: number };
+    const missing = (await client.readResource({ uri: 'svc://search/nothing' }).catch((error: unknown) => error)) as {
+      code?: number;
+    };
     expect(missing.code).toBe(kind === 'v1' ? -32002 : -32602);
 
-    const prompt = await client.getPrompt({ name: 'translate_and_summarize', arguments: { text: '안녕하세요.', target: 'en' } });
+    const prompt = await client.getPrompt({
+      name: 'translate_and_summarize',
+      arguments: { text: '안녕하세요.', target: 'en' },
+    });
     expect(prompt.messages.length).toBeGreaterThan(0);
 
-    const remove = (args: Record<string, unknown>) => client.callTool({ name: 'recommendation_delete_service', arguments: { serviceId, ...args } });
+    const remove = (args: Record<string, unknown>) =>
+      client.callTool({ name: 'recommendation_delete_service', arguments: { serviceId, ...args } });
     if (forms) {
       const declined = await remove({});
       expect(text(declined)).toMatch(/\[not_confirmed\]: the user declined\. Nothing was sent\./);
@@ -114,14 +137,19 @@ async function round(kind: Kind, transport: Transport, url: string | undefined, 
 const KINDS: Kind[] = ['v2-modern', 'v2-legacy', 'v1'];
 const SERVICES = ['rcs-home-feed', 'rcs-cart-upsell', 'rcs-similar-item'];
 
-/** The v2 client in 'auto' mode probes server/discover and settles on 2026-07-28 (as Python's and @openai/agents' do). */
+/**
+ * The v2 client in 'auto' mode probes server/discover and settles on 2026-07-28 (as Python's and @openai/agents' do).
+ */
 async function autoNegotiates(transport: Transport, url: string | undefined): Promise<void> {
   const client = new ClientV2(INFO, { versionNegotiation: { mode: 'auto' } });
   await client.connect(transport === 'stdio' ? new StdioV2(STDIO) : new HttpV2(new URL(url!)));
   try {
     expect(client.getNegotiatedProtocolVersion()).toBe('2026-07-28');
     expect((await client.listTools()).tools).toHaveLength(16);
-    const schema = await client.callTool({ name: 'recommendation_get_default_schema', arguments: { datasetType: 'user' } });
+    const schema = await client.callTool({
+      name: 'recommendation_get_default_schema',
+      arguments: { datasetType: 'user' },
+    });
     expect(schema.isError).toBeFalsy();
   } finally {
     await client.close();
@@ -129,9 +157,13 @@ async function autoNegotiates(transport: Transport, url: string | undefined): Pr
 }
 
 describe('stdio', () => {
-  it.each(KINDS)('%s client: lists, calls, reads, gets a prompt, confirms a destructive call', async (kind) => {
-    await round(kind, 'stdio', undefined, 'rcs-home-feed');
-  }, 60_000);
+  it.each(KINDS)(
+    '%s client: lists, calls, reads, gets a prompt, confirms a destructive call',
+    async (kind) => {
+      await round(kind, 'stdio', undefined, 'rcs-home-feed');
+    },
+    60_000,
+  );
 
   it('a v2 client in auto mode negotiates 2026-07-28', () => autoNegotiates('stdio', undefined), 60_000);
 });

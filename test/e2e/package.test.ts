@@ -27,7 +27,8 @@ let packedFiles: string[];
 let tarball: string;
 
 beforeAll(async () => {
-  if (!existsSync(join(repo, 'dist/cli.js'))) throw new Error('dist/cli.js does not exist: run `npm run build` first (npm test does)');
+  if (!existsSync(join(repo, 'dist/cli.js')))
+    throw new Error('dist/cli.js does not exist: run `npm run build` first (npm test does)');
   work = mkdtempSync(join(tmpdir(), 'svc-pkg-'));
   app = join(work, 'app');
   for (const dir of [app, join(work, 'home'), join(work, 'cache')]) mkdirSync(dir);
@@ -40,7 +41,10 @@ beforeAll(async () => {
     npm_config_update_notifier: 'false',
   };
   // --ignore-scripts: `prepare` would rebuild dist/ while other test files spawn it; `npm test` built it already.
-  const packed = await run('npm', ['pack', '--json', '--ignore-scripts', '--pack-destination', work], { cwd: repo, env });
+  const packed = await run('npm', ['pack', '--json', '--ignore-scripts', '--pack-destination', work], {
+    cwd: repo,
+    env,
+  });
   const [info] = JSON.parse(packed.stdout) as { filename: string; files: { path: string }[] }[];
   packedFiles = info!.files.map((f) => f.path);
   tarball = join(work, info!.filename);
@@ -57,14 +61,25 @@ afterAll(() => {
 describe('the npm tarball', { timeout: 60_000 }, () => {
   it('holds the bundle, the licences of what it bundles, the manifest and the README; no sources, tests or source maps', () => {
     expect(packedFiles).toEqual(
-      expect.arrayContaining(['dist/cli.js', 'dist/THIRD_PARTY_NOTICES.txt', 'package.json', 'manifest.json', 'README.md']),
+      expect.arrayContaining([
+        'dist/cli.js',
+        'dist/THIRD_PARTY_NOTICES.txt',
+        'package.json',
+        'manifest.json',
+        'README.md',
+      ]),
     );
-    const unexpected = packedFiles.filter((f) => !/^(dist\/.+\.js|dist\/THIRD_PARTY_NOTICES\.txt|package\.json|manifest\.json|README\.md)$/.test(f));
+    const unexpected = packedFiles.filter(
+      (f) => !/^(dist\/.+\.js|dist\/THIRD_PARTY_NOTICES\.txt|package\.json|manifest\.json|README\.md)$/.test(f),
+    );
     expect(unexpected).toEqual([]);
   });
 
   it('installs with no dependencies', () => {
-    const installed = JSON.parse(readFileSync(join(app, 'node_modules', pkg.name, 'package.json'), 'utf8')) as Record<string, unknown>;
+    const installed = JSON.parse(readFileSync(join(app, 'node_modules', pkg.name, 'package.json'), 'utf8')) as Record<
+      string,
+      unknown
+    >;
     expect(installed.dependencies).toBeUndefined();
     expect(readFileSync(join(app, 'package-lock.json'), 'utf8').match(/"node_modules\//g)).toHaveLength(1);
   });
@@ -78,13 +93,22 @@ describe('the npm tarball', { timeout: 60_000 }, () => {
   it('runs straight from the tarball with `npx -y --package <tarball> svc-platform-mcp` (the README route)', async () => {
     // From HOME, not from the install: npx must unpack the tarball itself. A bare tarball path as the command
     // would be run as a shell script, hence --package.
-    const { stdout } = await run('npx', ['-y', '--offline', '--package', tarball, 'svc-platform-mcp', '--version'], { cwd: env.HOME, env });
+    const { stdout } = await run('npx', ['-y', '--offline', '--package', tarball, 'svc-platform-mcp', '--version'], {
+      cwd: env.HOME,
+      env,
+    });
     expect(stdout.trim()).toBe(pkg.version);
   });
 
   it('`npx svc-platform-mcp --sandbox` serves MCP over stdio: tools/list and a tool call', async () => {
     // --no: npx must find the installed package and never offer to download one.
-    const transport = new StdioClientTransport({ command: 'npx', args: ['--no', '--offline', 'svc-platform-mcp', '--sandbox'], cwd: app, env, stderr: 'pipe' });
+    const transport = new StdioClientTransport({
+      command: 'npx',
+      args: ['--no', '--offline', 'svc-platform-mcp', '--sandbox'],
+      cwd: app,
+      env,
+      stderr: 'pipe',
+    });
     let stderr = '';
     transport.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
     const client = new Client({ name: 'svc-platform-mcp-package-test', version: '0.0.0' });
@@ -93,9 +117,14 @@ describe('the npm tarball', { timeout: 60_000 }, () => {
       const { tools } = await client.listTools();
       // Fifteen operations and the workflow tool.
       expect(tools, stderr).toHaveLength(16);
-      const result = (await client.callTool({ name: 'search_list_tokenizer_languages', arguments: {} })) as CallToolResult;
+      const result = (await client.callTool({
+        name: 'search_list_tokenizer_languages',
+        arguments: {},
+      })) as CallToolResult;
       expect(result.isError, textOf(result)).toBeFalsy();
-      const languages = (JSON.parse(textOf(result)) as { languages: { language: string }[] }).languages.map((l) => l.language);
+      const languages = (JSON.parse(textOf(result)) as { languages: { language: string }[] }).languages.map(
+        (l) => l.language,
+      );
       expect(languages).toEqual(['chinese', 'english', 'indonesian', 'japanese', 'korean', 'thai']);
       expect(stderr).toContain('SANDBOX MODE');
     } finally {

@@ -94,7 +94,7 @@ describe('Calls: admission', () => {
 });
 
 describe('Calls: fairness', () => {
-  it('free places go to the waiting clients in turn: one client\'s burst does not hold up another\'s call', async () => {
+  it("free places go to the waiting clients in turn: one client's burst does not hold up another's call", async () => {
     const calls = new Calls({ maxConcurrent: 1, maxQueued: 100 });
     const order: string[] = [];
     const releases: (() => void)[] = [await calls.admit(never(), { client: 'a' })];
@@ -139,7 +139,9 @@ describe('Calls: fairness', () => {
       await vi.advanceTimersByTimeAsync(1000);
       const timedOut = await failure;
       expect(timedOut.code).toBe('timeout');
-      expect(timedOut.message).toMatch(/no place to run within the call's deadline \(SVC_TIMEOUT_MS\): it waited 1000 ms.*Nothing was sent/);
+      expect(timedOut.message).toMatch(
+        /no place to run within the call's deadline \(SVC_TIMEOUT_MS\): it waited 1000 ms.*Nothing was sent/,
+      );
       expect(calls.inFlight).toBe(1);
       release();
       expect(calls.inFlight).toBe(0);

@@ -18,9 +18,21 @@ function failure(run: () => unknown): ToolFailure {
 describe('not configured', () => {
   it.each([
     ['search', 'gateway-signature', 'set SVC_SEARCH_URL or SVC_GATEWAY_URL, and SVC_ACCESS_KEY and SVC_SECRET_KEY in'],
-    ['maps', 'app-key-lower', 'set SVC_MAPS_URL or SVC_GATEWAY_URL, and SVC_CLIENT_ID and SVC_CLIENT_SECRET (or SVC_MAPS_CLIENT_ID and SVC_MAPS_CLIENT_SECRET) in'],
-    ['translation', 'app-key-upper', 'and SVC_CLIENT_ID and SVC_CLIENT_SECRET (or SVC_TRANSLATION_CLIENT_ID and SVC_TRANSLATION_CLIENT_SECRET) in'],
-    ['textgen', 'studio', 'set SVC_TEXTGEN_URL or SVC_GATEWAY_URL, and SVC_STUDIO_API_KEY and SVC_STUDIO_GATEWAY_KEY in'],
+    [
+      'maps',
+      'app-key-lower',
+      'set SVC_MAPS_URL or SVC_GATEWAY_URL, and SVC_CLIENT_ID and SVC_CLIENT_SECRET (or SVC_MAPS_CLIENT_ID and SVC_MAPS_CLIENT_SECRET) in',
+    ],
+    [
+      'translation',
+      'app-key-upper',
+      'and SVC_CLIENT_ID and SVC_CLIENT_SECRET (or SVC_TRANSLATION_CLIENT_ID and SVC_TRANSLATION_CLIENT_SECRET) in',
+    ],
+    [
+      'textgen',
+      'studio',
+      'set SVC_TEXTGEN_URL or SVC_GATEWAY_URL, and SVC_STUDIO_API_KEY and SVC_STUDIO_GATEWAY_KEY in',
+    ],
   ] as const)('%s (%s) names the variables to set', (service, scheme, words) => {
     const error = failure(() => resolveTarget(nothing, service, scheme));
     expect(error.code).toBe('not_configured');
@@ -29,7 +41,13 @@ describe('not configured', () => {
   });
 
   it('names only what is missing', () => {
-    const error = failure(() => resolveTarget({ serviceUrls: { kms: 'https://gw.example.com' }, credentials: { appKeys: {} } }, 'kms', 'gateway-signature'));
+    const error = failure(() =>
+      resolveTarget(
+        { serviceUrls: { kms: 'https://gw.example.com' }, credentials: { appKeys: {} } },
+        'kms',
+        'gateway-signature',
+      ),
+    );
     expect(error.message).toBe(
       "the kms service is not configured: set SVC_ACCESS_KEY and SVC_SECRET_KEY in the server's environment " +
         '(or start the server with --sandbox to try it against the embedded simulator)',

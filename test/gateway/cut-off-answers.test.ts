@@ -60,10 +60,20 @@ function deps(timeoutMs: number): ExecutorDeps {
   return {
     config: {
       serviceUrls: Object.fromEntries(SERVICES.map((s) => [s, origin])),
-      credentials: { gateway: { accessKey: 'AK', secretKey: 'SK' }, appKeys: {}, studio: { apiKey: 'studio', gatewayKey: 'gw' } },
+      credentials: {
+        gateway: { accessKey: 'AK', secretKey: 'SK' },
+        appKeys: {},
+        studio: { apiKey: 'studio', gatewayKey: 'gw' },
+      },
       streamingRegion: 'KR',
       timeoutMs,
-      limits: { maxConcurrentCalls: 16, maxQueuedCalls: 64, maxResponseBytes: 1024 * 1024, maxResultBytes: 100_000, workflowTimeoutMs: 180_000 },
+      limits: {
+        maxConcurrentCalls: 16,
+        maxQueuedCalls: 64,
+        maxResponseBytes: 1024 * 1024,
+        maxResultBytes: 100_000,
+        workflowTimeoutMs: 180_000,
+      },
     },
     upstream: upstreamOf(agent),
     now: () => Date.now(),
@@ -87,23 +97,35 @@ const MUTATING = [
 ] as const;
 
 describe('an answer cut off after its headers', () => {
-  it.each(MUTATING)('%s: says the upstream answered and the change may have been made; not sent again', async (_, op, args) => {
-    for (const status of [200, 500]) {
-      behaviour = { status, then: 'reset' };
-      requests = 0;
-      const failure = await failureOf(op, args);
-      expect(failure.code).toBe('connection_failed');
-      expect(failure.message).toMatch(new RegExp(`^the upstream answered HTTP ${status} and then the connection broke before the answer was complete \\[\\w+\\]\\. The change may have been made: check before calling again\\.$`));
-      expect(failure.message).not.toContain('could not reach');
-      expect(failure.meta).toMatchObject({ attempts: 1, delivery: 'yes', status });
-      expect(requests).toBe(1);
-    }
-  });
+  it.each(MUTATING)(
+    '%s: says the upstream answered and the change may have been made; not sent again',
+    async (_, op, args) => {
+      for (const status of [200, 500]) {
+        behaviour = { status, then: 'reset' };
+        requests = 0;
+        const failure = await failureOf(op, args);
+        expect(failure.code).toBe('connection_failed');
+        expect(failure.message).toMatch(
+          new RegExp(
+            `^the upstream answered HTTP ${status} and then the connection broke before the answer was complete \\[\\w+\\]\\. The change may have been made: check before calling again\\.$`,
+          ),
+        );
+        expect(failure.message).not.toContain('could not reach');
+        expect(failure.meta).toMatchObject({ attempts: 1, delivery: 'yes', status });
+        expect(requests).toBe(1);
+      }
+    },
+  );
 
   it('an idempotent write (E4) is tried three times, then says the change may have been made', async () => {
     behaviour = { status: 200, then: 'reset' };
-    const failure = await failureOf(updateJobExecutionOptions, { jobId: 'job-1', jobCondition: { nrn: 'n', scriptPath: 's', logPath: 'l' } });
-    expect(failure.message).toMatch(/^the upstream answered HTTP 200 and then the connection broke before the answer was complete \[\w+\]\. The change may have been made: check before calling again\.$/);
+    const failure = await failureOf(updateJobExecutionOptions, {
+      jobId: 'job-1',
+      jobCondition: { nrn: 'n', scriptPath: 's', logPath: 'l' },
+    });
+    expect(failure.message).toMatch(
+      /^the upstream answered HTTP 200 and then the connection broke before the answer was complete \[\w+\]\. The change may have been made: check before calling again\.$/,
+    );
     expect(failure.meta).toMatchObject({ attempts: 3, delivery: 'yes', status: 200 });
     expect(requests).toBe(3);
   });
@@ -111,26 +133,33 @@ describe('an answer cut off after its headers', () => {
   it('a read-only call says what happened, with nothing about a change', async () => {
     behaviour = { status: 200, then: 'reset' };
     const failure = await failureOf(listTokenizerLanguages, {});
-    expect(failure.message).toMatch(/^the upstream answered HTTP 200 and then the connection broke before the answer was complete \[\w+\]$/);
+    expect(failure.message).toMatch(
+      /^the upstream answered HTTP 200 and then the connection broke before the answer was complete \[\w+\]$/,
+    );
     expect(failure.meta).toMatchObject({ attempts: 3, delivery: 'yes', status: 200 });
   });
 });
 
 describe('an answer that stalls after its headers', () => {
-  it.each(MUTATING)('%s: the timeout says the upstream answered and the change may have been made', async (_, op, args) => {
-    behaviour = { status: 200, then: 'stall' };
-    const failure = await failureOf(op, args, 300);
-    expect(failure.code).toBe('timeout');
-    expect(failure.message).toBe(
-      'the upstream answered HTTP 200 and then stalled: no complete answer from upstream within 300 ms (SVC_TIMEOUT_MS). ' +
-        'The change may have been made: check before calling again.',
-    );
-    expect(failure.meta).toMatchObject({ attempts: 1, delivery: 'yes', status: 200 });
-  });
+  it.each(MUTATING)(
+    '%s: the timeout says the upstream answered and the change may have been made',
+    async (_, op, args) => {
+      behaviour = { status: 200, then: 'stall' };
+      const failure = await failureOf(op, args, 300);
+      expect(failure.code).toBe('timeout');
+      expect(failure.message).toBe(
+        'the upstream answered HTTP 200 and then stalled: no complete answer from upstream within 300 ms (SVC_TIMEOUT_MS). ' +
+          'The change may have been made: check before calling again.',
+      );
+      expect(failure.meta).toMatchObject({ attempts: 1, delivery: 'yes', status: 200 });
+    },
+  );
 
   it('a read-only call: the timeout says the upstream answered and then stalled', async () => {
     behaviour = { status: 500, then: 'stall' };
     const failure = await failureOf(listTokenizerLanguages, {}, 300);
-    expect(failure.message).toBe('the upstream answered HTTP 500 and then stalled: no complete answer from upstream within 300 ms (SVC_TIMEOUT_MS)');
+    expect(failure.message).toBe(
+      'the upstream answered HTTP 500 and then stalled: no complete answer from upstream within 300 ms (SVC_TIMEOUT_MS)',
+    );
   });
 });

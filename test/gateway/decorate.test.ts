@@ -6,7 +6,16 @@ import { CATALOGUE } from '../../src/catalogue/catalogue.js';
 import { decorate } from '../../src/gateway/decorate.js';
 
 const SRC = fileURLToPath(new URL('../../src', import.meta.url));
-const FLAGS = ['streamingRegion', 'arrayResultKey', 'mayAnswerText', 'envelope', 'upperCase', 'paging', 'confirmation', 'integerFields'];
+const FLAGS = [
+  'streamingRegion',
+  'arrayResultKey',
+  'mayAnswerText',
+  'envelope',
+  'upperCase',
+  'paging',
+  'confirmation',
+  'integerFields',
+];
 
 function sources(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) =>
@@ -19,7 +28,10 @@ describe('the named flags of a catalogue entry', () => {
     const readers = sources(SRC)
       .map((file) => relative(SRC, file))
       // The catalogue declares the flags; the sandbox stands in for the platform and takes its tables from it.
-      .filter((file) => !file.startsWith('catalogue/') && !file.startsWith('sandbox/') && file !== join('gateway', 'decorate.ts'))
+      .filter(
+        (file) =>
+          !file.startsWith('catalogue/') && !file.startsWith('sandbox/') && file !== join('gateway', 'decorate.ts'),
+      )
       .filter((file) => new RegExp(`\\bop\\.(${FLAGS.join('|')})\\b`).test(readFileSync(join(SRC, file), 'utf8')));
     expect(readers).toEqual([]);
   });

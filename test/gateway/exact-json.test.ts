@@ -3,7 +3,9 @@ import { parseJsonExact } from '../../src/gateway/exact-json.js';
 
 describe('parseJsonExact', () => {
   it('hands integers beyond 2^53-1 on as their exact digits', () => {
-    expect(parseJsonExact('{"total":12345678901234567890,"initialCount":9007199254740993,"low":-9223372036854775808}')).toEqual({
+    expect(
+      parseJsonExact('{"total":12345678901234567890,"initialCount":9007199254740993,"low":-9223372036854775808}'),
+    ).toEqual({
       total: '12345678901234567890',
       initialCount: '9007199254740993',
       low: '-9223372036854775808',
@@ -12,12 +14,16 @@ describe('parseJsonExact', () => {
 
   it('keeps every safe integer a number, 2^53-1 included, and 2^53 itself exact as digits', () => {
     expect(parseJsonExact('[9007199254740991,-9007199254740991,1234567890123456,9007199254740992]')).toEqual([
-      9007199254740991, -9007199254740991, 1234567890123456, '9007199254740992',
+      9007199254740991,
+      -9007199254740991,
+      1234567890123456,
+      '9007199254740992',
     ]);
   });
 
   it('leaves strings, Floats and exponents as JSON.parse reads them', () => {
-    const text = '{"id":"12345678901234567890","s":"a\\"12345678901234567890","x":127.12345678901234567,"e":1.5e300,"f":12345678901234567890.5,"g":12345678901234567890e2}';
+    const text =
+      '{"id":"12345678901234567890","s":"a\\"12345678901234567890","x":127.12345678901234567,"e":1.5e300,"f":12345678901234567890.5,"g":12345678901234567890e2}';
     expect(parseJsonExact(text)).toEqual(JSON.parse(text));
   });
 

@@ -37,7 +37,13 @@ function deps(timeoutMs = 10_000): ExecutorDeps {
       },
       streamingRegion: 'KR',
       timeoutMs,
-      limits: { maxConcurrentCalls: 16, maxQueuedCalls: 64, maxResponseBytes: 1024 * 1024, maxResultBytes: 100_000, workflowTimeoutMs: 180_000 },
+      limits: {
+        maxConcurrentCalls: 16,
+        maxQueuedCalls: 64,
+        maxResponseBytes: 1024 * 1024,
+        maxResultBytes: 100_000,
+        workflowTimeoutMs: 180_000,
+      },
     },
     upstream: upstreamOf(agent),
     now: () => Date.now(),
@@ -48,8 +54,16 @@ function deps(timeoutMs = 10_000): ExecutorDeps {
 
 const pool = () => agent.get(ORIGIN);
 
-/** Starts a call and settles it while the fake clock runs; returns the result or the failure, and the clock time spent. */
-async function run(op: AnyOperation, args: unknown, d = deps(), options: Parameters<typeof execute>[3] = {}, advanceMs = 60_000) {
+/**
+ * Starts a call and settles it while the fake clock runs; returns the result or the failure, and the clock time spent.
+ */
+async function run(
+  op: AnyOperation,
+  args: unknown,
+  d = deps(),
+  options: Parameters<typeof execute>[3] = {},
+  advanceMs = 60_000,
+) {
   const started = Date.now();
   const settled = execute(op, args, d, options).then(
     (value) => ({ value, failure: undefined, elapsed: Date.now() - started }),
@@ -60,14 +74,21 @@ async function run(op: AnyOperation, args: unknown, d = deps(), options: Paramet
 }
 
 /** Each request's signature timestamp, in order of arrival. */
-function recordTimestamps(path: string, replies: { status: number; body: unknown; headers?: Record<string, string> }[]) {
+function recordTimestamps(
+  path: string,
+  replies: { status: number; body: unknown; headers?: Record<string, string> }[],
+) {
   const stamps: number[] = [];
   for (const reply of replies) {
     pool()
       .intercept({ path, method: 'GET' })
       .reply((opts) => {
         stamps.push(Number((opts.headers as Record<string, string>)['x-svc-apigw-timestamp']));
-        return { statusCode: reply.status, data: JSON.stringify(reply.body), responseOptions: { headers: { ...JSON_HEADERS, ...reply.headers } } };
+        return {
+          statusCode: reply.status,
+          data: JSON.stringify(reply.body),
+          responseOptions: { headers: { ...JSON_HEADERS, ...reply.headers } },
+        };
       });
   }
   return stamps;
@@ -115,17 +136,26 @@ describe('retries', () => {
     ['-5', [100, 200]],
     ['soon', [100, 200]],
     ['1.5', [1500, 1500]],
-  ])('keeps its backoff when Retry-After is not seconds nor an HTTP date, and reads a decimal as seconds (%s)', async (value, gaps) => {
-    random = 0; // backoff = 200 ms x 2^(n-1) x 0.5: 100 ms, then 200 ms
-    const busy = { status: 429, body: { error: { errorCode: '420', message: 'slow down' } }, headers: { 'retry-after': value } };
-    const stamps = recordTimestamps(TOKENIZER, [busy, busy, { status: 200, body: LANGUAGES }]);
-    const { value: done } = await run(listTokenizerLanguages, {});
-    expect(done?.meta.attempts).toBe(3);
-    expect([stamps[1]! - stamps[0]!, stamps[2]! - stamps[1]!]).toEqual(gaps);
-  });
+  ])(
+    'keeps its backoff when Retry-After is not seconds nor an HTTP date, and reads a decimal as seconds (%s)',
+    async (value, gaps) => {
+      random = 0; // backoff = 200 ms x 2^(n-1) x 0.5: 100 ms, then 200 ms
+      const busy = {
+        status: 429,
+        body: { error: { errorCode: '420', message: 'slow down' } },
+        headers: { 'retry-after': value },
+      };
+      const stamps = recordTimestamps(TOKENIZER, [busy, busy, { status: 200, body: LANGUAGES }]);
+      const { value: done } = await run(listTokenizerLanguages, {});
+      expect(done?.meta.attempts).toBe(3);
+      expect([stamps[1]! - stamps[0]!, stamps[2]! - stamps[1]!]).toEqual(gaps);
+    },
+  );
 
   it('does not wait when Retry-After ends beyond the deadline: one attempt, the 429 reported at once', async () => {
-    recordTimestamps(TOKENIZER, [{ status: 429, body: { error: { errorCode: '420', message: 'slow down' } }, headers: { 'retry-after': '30' } }]);
+    recordTimestamps(TOKENIZER, [
+      { status: 429, body: { error: { errorCode: '420', message: 'slow down' } }, headers: { 'retry-after': '30' } },
+    ]);
     const { failure, elapsed } = await run(listTokenizerLanguages, {}, deps(5000));
     expect(failure?.code).toBe('upstream_error');
     expect(failure?.meta).toMatchObject({ attempts: 1, status: 429 });
@@ -144,34 +174,59 @@ describe('retries', () => {
 
   it('retries an idempotent write (E4) after a reset', async () => {
     const path = '/api/v1/jobs/job-1/executions';
-    pool().intercept({ path, method: 'PUT' }).replyWithError(Object.assign(new Error('read ECONNRESET'), { code: 'ECONNRESET' }));
+    pool()
+      .intercept({ path, method: 'PUT' })
+      .replyWithError(Object.assign(new Error('read ECONNRESET'), { code: 'ECONNRESET' }));
     pool().intercept({ path, method: 'PUT' }).reply(200, { jobId: 'job-1' }, { headers: JSON_HEADERS });
-    const { value } = await run(updateJobExecutionOptions, { jobId: 'job-1', jobCondition: { nrn: 'n', scriptPath: 's', logPath: 'l' } });
+    const { value } = await run(updateJobExecutionOptions, {
+      jobId: 'job-1',
+      jobCondition: { nrn: 'n', scriptPath: 's', logPath: 'l' },
+    });
     expect(value?.meta.attempts).toBe(2);
   });
 
   it.each([
-    ['a non-idempotent write (E8)', runScanner, { catalogId: 1, scannerId: 2 }, 'PUT', '/api/v1/catalogs/1/scanners/2/run-scanner'],
-    ['a completion, which costs every time (E12)', createCompletion, { text: 'hi' }, 'POST', '/testapp/v1/completions/LK-D2'],
+    [
+      'a non-idempotent write (E8)',
+      runScanner,
+      { catalogId: 1, scannerId: 2 },
+      'PUT',
+      '/api/v1/catalogs/1/scanners/2/run-scanner',
+    ],
+    [
+      'a completion, which costs every time (E12)',
+      createCompletion,
+      { text: 'hi' },
+      'POST',
+      '/testapp/v1/completions/LK-D2',
+    ],
     ['a destructive delete (E11)', deleteService, { serviceId: 'svc-1' }, 'DELETE', '/api/v1/services/svc-1'],
-  ] as const)('does not send %s again after a 503 or a reset: the outcome is unknown', async (_, op, args, method, path) => {
-    pool().intercept({ path, method }).reply(503, 'unavailable');
-    const answered = await run(op, args);
-    expect(answered.failure?.meta?.attempts).toBe(1);
-    expect(answered.failure?.message).toMatch(/HTTP 503/);
-    if (!op.annotations.readOnlyHint) expect(answered.failure?.message).toMatch(/outcome is unknown.*check whether it took effect/);
+  ] as const)(
+    'does not send %s again after a 503 or a reset: the outcome is unknown',
+    async (_, op, args, method, path) => {
+      pool().intercept({ path, method }).reply(503, 'unavailable');
+      const answered = await run(op, args);
+      expect(answered.failure?.meta?.attempts).toBe(1);
+      expect(answered.failure?.message).toMatch(/HTTP 503/);
+      if (!op.annotations.readOnlyHint)
+        expect(answered.failure?.message).toMatch(/outcome is unknown.*check whether it took effect/);
 
-    pool().intercept({ path, method }).replyWithError(Object.assign(new Error('read ECONNRESET'), { code: 'ECONNRESET' }));
-    const reset = await run(op, args);
-    expect(reset.failure?.code).toBe('connection_failed');
-    expect(reset.failure?.meta).toMatchObject({ attempts: 1, delivery: 'maybe' });
-  });
+      pool()
+        .intercept({ path, method })
+        .replyWithError(Object.assign(new Error('read ECONNRESET'), { code: 'ECONNRESET' }));
+      const reset = await run(op, args);
+      expect(reset.failure?.code).toBe('connection_failed');
+      expect(reset.failure?.meta).toMatchObject({ attempts: 1, delivery: 'maybe' });
+    },
+  );
 
   it('sends a non-idempotent write again when the first attempt never left (connection refused), and says so when none did', async () => {
     const path = '/api/v1/catalogs/1/scanners/2/run-scanner';
     const refused = () => Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' });
     pool().intercept({ path, method: 'PUT' }).replyWithError(refused());
-    pool().intercept({ path, method: 'PUT' }).reply(200, { scannerId: 2, status: 'SCANNER_STARTING' }, { headers: JSON_HEADERS });
+    pool()
+      .intercept({ path, method: 'PUT' })
+      .reply(200, { scannerId: 2, status: 'SCANNER_STARTING' }, { headers: JSON_HEADERS });
     const { value } = await run(runScanner, { catalogId: 1, scannerId: 2 });
     expect(value?.meta).toMatchObject({ attempts: 2, delivery: 'yes' });
 
@@ -195,7 +250,10 @@ describe('what a failed answer says about the outcome', () => {
 
   it('an empty 2xx answer to a write says what a success carries and that the request may have taken effect', async () => {
     pool().intercept({ path: '/CloudSearch/real/v1/domain/shop/schema', method: 'PUT' }).reply(200, '');
-    const { failure } = await run(updateSchema, { name: 'shop', document: { primarySectionName: 'body', sections: [], indexes: [] } });
+    const { failure } = await run(updateSchema, {
+      name: 'shop',
+      document: { primarySectionName: 'body', sections: [], indexes: [] },
+    });
     expect(failure?.code).toBe('unexpected_response');
     expect(failure?.message).toBe(
       'the upstream answered HTTP 200 with an empty body; a success of E13 carries result. The upstream accepted the request (HTTP 200), so it may have taken effect: check before calling again.',
@@ -205,19 +263,27 @@ describe('what a failed answer says about the outcome', () => {
   it('an empty 2xx answer to a read says what a success carries, and nothing about effects', async () => {
     pool().intercept({ path: '/api/v1/products', method: 'GET' }).reply(200, '');
     const { failure } = await run(listProducts, {});
-    expect(failure?.message).toBe('the upstream answered HTTP 200 with an empty body; a success of E7 carries productPage');
+    expect(failure?.message).toBe(
+      'the upstream answered HTTP 200 with an empty body; a success of E7 carries productPage',
+    );
   });
 
   it('E15 with a documented failure code is a refusal: what the body says, without "may have taken effect"', async () => {
-    pool().intercept({ path: KEY, method: 'POST' }).reply(200, { code: 'FAIL', message: 'an isolation key of that name exists' }, { headers: JSON_HEADERS });
+    pool()
+      .intercept({ path: KEY, method: 'POST' })
+      .reply(200, { code: 'FAIL', message: 'an isolation key of that name exists' }, { headers: JSON_HEADERS });
     const { failure } = await run(migrateKey, { keyTag: 'k1', targetRegion: 'JPN' });
     expect(failure?.message).toBe('upstream error FAIL: an isolation key of that name exists');
   });
 
   it('E15 answered in a shape the spec does not give stays cautious', async () => {
-    pool().intercept({ path: KEY, method: 'POST' }).reply(200, { data: { keyTag: 'k1' } }, { headers: JSON_HEADERS });
+    pool()
+      .intercept({ path: KEY, method: 'POST' })
+      .reply(200, { data: { keyTag: 'k1' } }, { headers: JSON_HEADERS });
     const { failure } = await run(migrateKey, { keyTag: 'k1', targetRegion: 'JPN' });
-    expect(failure?.message).toMatch(/with no code; a success of E15 carries code SUCCESS and data: .*so it may have taken effect: check before calling again\.$/);
+    expect(failure?.message).toMatch(
+      /with no code; a success of E15 carries code SUCCESS and data: .*so it may have taken effect: check before calling again\.$/,
+    );
   });
 });
 
@@ -227,9 +293,13 @@ describe('notes for the client', () => {
     pool().intercept({ path: TOKENIZER, method: 'GET' }).reply(503, 'busy');
     pool()
       .intercept({ path: TOKENIZER, method: 'GET' })
-      .reply(200, LANGUAGES, { headers: { ...JSON_HEADERS, deprecation: '@1767225600', sunset: 'Thu, 31 Dec 2026 00:00:00 GMT' } });
+      .reply(200, LANGUAGES, {
+        headers: { ...JSON_HEADERS, deprecation: '@1767225600', sunset: 'Thu, 31 Dec 2026 00:00:00 GMT' },
+      });
     random = 0;
-    const { value } = await run(listTokenizerLanguages, {}, deps(), { note: (level, message) => notes.push(`${level}: ${message}`) });
+    const { value } = await run(listTokenizerLanguages, {}, deps(), {
+      note: (level, message) => notes.push(`${level}: ${message}`),
+    });
     expect(value?.meta.attempts).toBe(2);
     expect(notes).toEqual([
       'warning: search_list_tokenizer_languages: upstream answered HTTP 503: busy; attempt 2 of 3 in 100 ms',
@@ -257,7 +327,9 @@ describe('the deadline', () => {
     expect(elapsed).toBe(1500);
     // A later one does not extend SVC_TIMEOUT_MS.
     pool().intercept({ path: TOKENIZER, method: 'GET' }).reply(200, LANGUAGES, { headers: JSON_HEADERS }).delay(5000);
-    const later = await run(listTokenizerLanguages, {}, deps(1000), { deadline: { at: Date.now() + 60_000, setting: 'X' } });
+    const later = await run(listTokenizerLanguages, {}, deps(1000), {
+      deadline: { at: Date.now() + 60_000, setting: 'X' },
+    });
     expect(later.failure?.message).toMatch(/within 1000 ms \(SVC_TIMEOUT_MS\)/);
     expect(later.elapsed).toBe(1000);
   });

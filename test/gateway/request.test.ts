@@ -11,9 +11,19 @@ const op = (name: string): Operation => {
   return found;
 };
 /** Validated arguments, as the executor passes them (defaults filled in). */
-const build = (name: string, args: Record<string, unknown>, baseUrl = 'http://gw.test:8080', region: 'KR' | 'SGN' | 'JPN' = 'KR') =>
-  buildRequest(op(name), op(name).input.parse(args) as Record<string, unknown>, baseUrl, region);
-const sortedQuery = (uri: string) => (uri.includes('?') ? uri.slice(uri.indexOf('?') + 1).split('&').sort() : []);
+const build = (
+  name: string,
+  args: Record<string, unknown>,
+  baseUrl = 'http://gw.test:8080',
+  region: 'KR' | 'SGN' | 'JPN' = 'KR',
+) => buildRequest(op(name), op(name).input.parse(args) as Record<string, unknown>, baseUrl, region);
+const sortedQuery = (uri: string) =>
+  uri.includes('?')
+    ? uri
+        .slice(uri.indexOf('?') + 1)
+        .split('&')
+        .sort()
+    : [];
 
 const JOB = { nrn: 'nrn:1', scriptPath: 's', logPath: 'l' };
 
@@ -49,8 +59,7 @@ describe('path parameters', () => {
   });
 
   it.each(['', '.', '..'])('refuses %j even when the schema is bypassed', (value) => {
-    const call = () =>
-      buildRequest(op('recommendation_delete_service'), { serviceId: value }, 'http://gw.test', 'KR');
+    const call = () => buildRequest(op('recommendation_delete_service'), { serviceId: value }, 'http://gw.test', 'KR');
     expect(call).toThrow(ToolFailure);
     expect(call).toThrow(/serviceId: must not be empty, "\." or "\.\."/);
   });
@@ -86,7 +95,12 @@ describe('streaming regions', () => {
   });
 
   it('an explicit region beats the default', () => {
-    const built = build('streaming_list_server_images', { region: 'KR', generationCode: 'G3' }, 'http://gw.test', 'JPN');
+    const built = build(
+      'streaming_list_server_images',
+      { region: 'KR', generationCode: 'G3' },
+      'http://gw.test',
+      'JPN',
+    );
     expect(built.uri).toBe('/api/v1/cluster/getClusterServerImageList?generationCode=G3');
   });
 });
@@ -146,7 +160,10 @@ describe('query for GET and DELETE, body for POST and PUT', () => {
   });
 
   it('PUT: E4 body is {jobCondition}, the job id only in the path', () => {
-    const built = build('dataflow_update_job_execution_options', { jobId: 'j1', jobCondition: { ...JOB, numWorker: 3 } });
+    const built = build('dataflow_update_job_execution_options', {
+      jobId: 'j1',
+      jobCondition: { ...JOB, numWorker: 3 },
+    });
     expect(JSON.parse(built.body!)).toEqual({ jobCondition: { ...JOB, numWorker: 3 } });
   });
 

@@ -48,26 +48,84 @@ describe('null and missing fields the spec does not guarantee are an answer, not
     [
       'E6 responseDescription',
       createMethodResponse,
-      { methodResponseDto: { tenantId: 't', apiId: 'a', resourceId: 'r', methodCode: '0001', statusCode: 200, responseDescription: null, modifier: null } },
+      {
+        methodResponseDto: {
+          tenantId: 't',
+          apiId: 'a',
+          resourceId: 'r',
+          methodCode: '0001',
+          statusCode: 200,
+          responseDescription: null,
+          modifier: null,
+        },
+      },
     ],
-    ['E4 name, nodes, runCondition', updateJobExecutionOptions, { jobId: 'j1', name: null, nodes: null, runCondition: null, status: null }],
+    [
+      'E4 name, nodes, runCondition',
+      updateJobExecutionOptions,
+      { jobId: 'j1', name: null, nodes: null, runCondition: null, status: null },
+    ],
     [
       'E5 land, code and an area',
       reverseGeocode,
-      { status: { code: 0, name: 'ok', message: null }, results: [{ name: 'legalcode', code: null, region: { area0: null, area1: { name: 'x', coords: null } }, land: null }] },
+      {
+        status: { code: 0, name: 'ok', message: null },
+        results: [
+          { name: 'legalcode', code: null, region: { area0: null, area1: { name: 'x', coords: null } }, land: null },
+        ],
+      },
     ],
-    ['E7 initialCount, total, product fields', listProducts, { initialCount: null, productPage: { total: null, content: [{ productId: 'p', productDescription: null, isPublished: null }] } }],
-    ['E10 description, categorical', getDefaultSchema, { datasetType: 'user', name: null, description: null, fields: [{ name: 'AGE', type: ['int', 'null'], categorical: null }] }],
-    ['E1 message, requestId, page fields, list', listConfigGroups, { code: 0, message: null, requestId: null, result: { currentPage: null, totalCount: null, kafkaConfigGroupList: null } }],
-    ['E3 srcLangType', translateText, { message: { result: { srcLangType: null, tarLangType: 'en', translatedText: 'Hello' } } }],
-    ['E12 token counts and filters', createCompletion, { status: { code: '20000', message: null }, result: { text: 'hi', inputLength: null, aiFilters: null } }],
+    [
+      'E7 initialCount, total, product fields',
+      listProducts,
+      {
+        initialCount: null,
+        productPage: { total: null, content: [{ productId: 'p', productDescription: null, isPublished: null }] },
+      },
+    ],
+    [
+      'E10 description, categorical',
+      getDefaultSchema,
+      {
+        datasetType: 'user',
+        name: null,
+        description: null,
+        fields: [{ name: 'AGE', type: ['int', 'null'], categorical: null }],
+      },
+    ],
+    [
+      'E1 message, requestId, page fields, list',
+      listConfigGroups,
+      {
+        code: 0,
+        message: null,
+        requestId: null,
+        result: { currentPage: null, totalCount: null, kafkaConfigGroupList: null },
+      },
+    ],
+    [
+      'E3 srcLangType',
+      translateText,
+      { message: { result: { srcLangType: null, tarLangType: 'en', translatedText: 'Hello' } } },
+    ],
+    [
+      'E12 token counts and filters',
+      createCompletion,
+      { status: { code: '20000', message: null }, result: { text: 'hi', inputLength: null, aiFilters: null } },
+    ],
     ['E15 data members', migrateKey, { code: 'SUCCESS', data: { keyTag: null, targetRegion: 'KR' } }],
   ])('%s', (_, op, body) => {
     expect(answered(op, json(body))).toEqual(body);
   });
 
   it('passes fields the spec does not list through', () => {
-    const body = { scannerId: 7, name: 's', status: 'SCANNER_STARTING', startedAt: '2026-01-01', extra: { nested: [1] } };
+    const body = {
+      scannerId: 7,
+      name: 's',
+      status: 'SCANNER_STARTING',
+      startedAt: '2026-01-01',
+      extra: { nested: [1] },
+    };
     expect(answered(runScanner, json(body))).toEqual(body);
   });
 
@@ -84,7 +142,10 @@ describe('null and missing fields the spec does not guarantee are an answer, not
   });
 
   it('takes an Integer sent as digits as the integer (E1 kafkaVersionCode, as the spec warns)', () => {
-    const body = { code: '0', result: { totalCount: '3', kafkaConfigGroupList: [{ kafkaVersionCode: '3050100', configGroupNo: 1201 }] } };
+    const body = {
+      code: '0',
+      result: { totalCount: '3', kafkaConfigGroupList: [{ kafkaVersionCode: '3050100', configGroupNo: 1201 }] },
+    };
     expect(answered(listConfigGroups, json(body))).toEqual({
       code: 0,
       result: { totalCount: 3, kafkaConfigGroupList: [{ kafkaVersionCode: 3050100, configGroupNo: 1201 }] },
@@ -97,24 +158,31 @@ describe('published output schemas say integer for Integer and allow null for wh
     let node = toJsonSchema(op.output, 'output');
     for (const key of path.split('.')) {
       const found = key === '[]' ? node.items : (node.properties as Record<string, unknown> | undefined)?.[key];
-      node = (found ?? ((node.anyOf as Record<string, unknown>[]) ?? []).map((b) => (key === '[]' ? b.items : (b.properties as Record<string, unknown> | undefined)?.[key])).find(Boolean)) as Record<string, unknown>;
+      node = (found ??
+        ((node.anyOf as Record<string, unknown>[]) ?? [])
+          .map((b) => (key === '[]' ? b.items : (b.properties as Record<string, unknown> | undefined)?.[key]))
+          .find(Boolean)) as Record<string, unknown>;
     }
     return node;
   };
   const types = (node: Record<string, unknown>) =>
-    ((node.anyOf as { type: string | string[] }[] | undefined) ?? [node as { type: string | string[] }]).flatMap((b) => b.type);
+    ((node.anyOf as { type: string | string[] }[] | undefined) ?? [node as { type: string | string[] }]).flatMap(
+      (b) => b.type,
+    );
 
   it.each(
-    ([
-    [listProducts, 'initialCount'],
-    [listProducts, 'productPage.total'],
-    [listConfigGroups, 'result.totalCount'],
-    [listConfigGroups, 'result.kafkaConfigGroupList.[].configGroupNo'],
-    [createMethodResponse, 'methodResponseDto.statusCode'],
-    [runScanner, 'scannerId'],
-    [createCompletion, 'result.inputLength'],
-    [updateJobExecutionOptions, 'runCondition.numWorker'],
-    ] as [AnyOperation, string][]).map(([op, path]) => [op.id, path, op] as const),
+    (
+      [
+        [listProducts, 'initialCount'],
+        [listProducts, 'productPage.total'],
+        [listConfigGroups, 'result.totalCount'],
+        [listConfigGroups, 'result.kafkaConfigGroupList.[].configGroupNo'],
+        [createMethodResponse, 'methodResponseDto.statusCode'],
+        [runScanner, 'scannerId'],
+        [createCompletion, 'result.inputLength'],
+        [updateJobExecutionOptions, 'runCondition.numWorker'],
+      ] as [AnyOperation, string][]
+    ).map(([op, path]) => [op.id, path, op] as const),
   )('%s %s: integer, exact digits beyond 2^53, or null', (_, path, op) => {
     const node = property(op, path);
     expect(types(node)).toEqual(['integer', 'string', 'null']);
@@ -149,7 +217,9 @@ describe('an answer without what a success carries is an error that says so', ()
   it.each(CATALOGUE.map((op) => [op.id, op] as const))('%s: an empty 2xx body', (id, op) => {
     const error = failure(op, { status: 200, contentType: 'application/json', text: '' });
     expect(error.code).toBe('unexpected_response');
-    expect(error.message).toBe(`the upstream answered HTTP 200 with an empty body; a success of ${id} carries ${CARRIES[id]}`);
+    expect(error.message).toBe(
+      `the upstream answered HTTP 200 with an empty body; a success of ${id} carries ${CARRIES[id]}`,
+    );
   });
 
   it('E11 answered 204 with no body: the spec says a success carries result', () => {
@@ -168,7 +238,9 @@ describe('an answer without what a success carries is an error that says so', ()
     );
     expect(failure(createCompletion, json({ result: { text: 'x' } })).message).toMatch(/with no status;/);
     // A list a success carries keeps its items: one that is not an object is not moved out of it.
-    expect(failure(listTokenizerLanguages, json(['thai'])).message).toMatch(/^the upstream answered HTTP 200 with languages\.0 that is not as the spec says \(.*expected object.*\); a success of E14 carries languages/);
+    expect(failure(listTokenizerLanguages, json(['thai'])).message).toMatch(
+      /^the upstream answered HTTP 200 with languages\.0 that is not as the spec says \(.*expected object.*\); a success of E14 carries languages/,
+    );
   });
 });
 
@@ -196,7 +268,11 @@ describe('documented failure codes in a 2xx answer', () => {
 });
 
 describe('E5 answers in JSONP and XML: their maps status decides', () => {
-  const jsonp = (body: unknown, status = 200) => ({ status, contentType: 'application/javascript', text: `cb(${JSON.stringify(body)});` });
+  const jsonp = (body: unknown, status = 200) => ({
+    status,
+    contentType: 'application/javascript',
+    text: `cb(${JSON.stringify(body)});`,
+  });
   const xml = (code: number, status = 200) => ({
     status,
     contentType: 'application/xml;charset=utf-8',
@@ -204,54 +280,78 @@ describe('E5 answers in JSONP and XML: their maps status decides', () => {
   });
 
   it('JSONP with status 100 at HTTP 200 is an error with its code', () => {
-    const error = failure(reverseGeocode, jsonp({ status: { code: 100, name: 'invalid request', message: 'bad coords' } }));
+    const error = failure(
+      reverseGeocode,
+      jsonp({ status: { code: 100, name: 'invalid request', message: 'bad coords' } }),
+    );
     expect(error.code).toBe('upstream_error');
     expect(error.upstreamCode).toBe('100');
     expect(error.message).toBe('upstream error 100: invalid request: bad coords');
   });
 
   it('JSONP and XML at HTTP 400 keep the maps code', () => {
-    const fromJsonp = failure(reverseGeocode, jsonp({ status: { code: 100, name: 'invalid request', message: 'bad coords' } }, 400));
+    const fromJsonp = failure(
+      reverseGeocode,
+      jsonp({ status: { code: 100, name: 'invalid request', message: 'bad coords' } }, 400),
+    );
     expect([fromJsonp.code, fromJsonp.upstreamCode, fromJsonp.httpStatus]).toEqual(['upstream_error', '100', 400]);
     const fromXml = failure(reverseGeocode, xml(100, 400));
-    expect([fromXml.code, fromXml.upstreamCode, fromXml.message]).toEqual(['upstream_error', '100', 'upstream error 100: invalid request: coords & more (HTTP 400)']);
+    expect([fromXml.code, fromXml.upstreamCode, fromXml.message]).toEqual([
+      'upstream_error',
+      '100',
+      'upstream error 100: invalid request: coords & more (HTTP 400)',
+    ]);
   });
 
   it('XML with status 900 at HTTP 200 is an error; status 0 and 3 are answers, passed on as text', () => {
     expect(failure(reverseGeocode, xml(900)).upstreamCode).toBe('900');
-    for (const code of [0, 3]) expect(interpretResponse(reverseGeocode, xml(code))).toEqual({ kind: 'text', value: xml(code).text });
+    for (const code of [0, 3])
+      expect(interpretResponse(reverseGeocode, xml(code))).toEqual({ kind: 'text', value: xml(code).text });
     const ok = jsonp({ status: { code: 0, name: 'ok' }, results: [] });
     expect(interpretResponse(reverseGeocode, ok)).toEqual({ kind: 'text', value: ok.text });
   });
 
   it('passes a JSONP answer through as text even when labelled application/json', () => {
     const text = 'cb({"status":{"code":0}})';
-    expect(interpretResponse(reverseGeocode, { status: 200, contentType: 'application/json', text })).toEqual({ kind: 'text', value: text });
+    expect(interpretResponse(reverseGeocode, { status: 200, contentType: 'application/json', text })).toEqual({
+      kind: 'text',
+      value: text,
+    });
   });
 
   it('JSONP without its status lacks what a success carries', () => {
-    expect(failure(reverseGeocode, jsonp({ results: [] })).message).toMatch(/with no status; a success of E5 carries status\.code 0 or 3/);
+    expect(failure(reverseGeocode, jsonp({ results: [] })).message).toMatch(
+      /with no status; a success of E5 carries status\.code 0 or 3/,
+    );
   });
 });
 
 describe('other answers', () => {
   it('still calls a broken JSON answer malformed for a JSON-only operation', () => {
-    expect(() => interpretResponse(listProducts, { status: 200, contentType: 'application/json', text: '{"productPage":' })).toThrow(
-      /not valid JSON/,
-    );
+    expect(() =>
+      interpretResponse(listProducts, { status: 200, contentType: 'application/json', text: '{"productPage":' }),
+    ).toThrow(/not valid JSON/);
   });
 
   it('says when the upstream asked to retry later', () => {
-    const error = failure(listProducts, { status: 503, contentType: 'text/plain', text: 'busy', retryAfterMs: 7000 } as never);
+    const error = failure(listProducts, {
+      status: 503,
+      contentType: 'text/plain',
+      text: 'busy',
+      retryAfterMs: 7000,
+    } as never);
     expect(error.message).toBe('upstream answered HTTP 503: busy. The upstream asked to retry after 7 s.');
     expect(error.retryable).toBe(true);
   });
 
-  it('a gateway error: one code and the upstream\'s words, the HTTP status after them; the code\'s meaning only without words', () => {
-    const body = (error: object) => ({ status: 409, contentType: 'application/json', text: JSON.stringify({ error }) }) as never;
+  it("a gateway error: one code and the upstream's words, the HTTP status after them; the code's meaning only without words", () => {
+    const body = (error: object) =>
+      ({ status: 409, contentType: 'application/json', text: JSON.stringify({ error }) }) as never;
     expect(failure(createMethodResponse, body({ errorCode: '100', message: 'Bad Request Exception' })).message).toBe(
       'gateway error 100: Bad Request Exception. (HTTP 409)',
     );
-    expect(failure(createMethodResponse, body({ errorCode: '100' })).message).toBe('gateway error 100: bad request. (HTTP 409)');
+    expect(failure(createMethodResponse, body({ errorCode: '100' })).message).toBe(
+      'gateway error 100: bad request. (HTTP 409)',
+    );
   });
 });

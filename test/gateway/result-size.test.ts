@@ -36,7 +36,10 @@ describe('shortenToFit', () => {
     const { shortenToFit } = await import('../../src/gateway/result-size.js');
     // {"a":[1,2,3],"b":["xxxxxxxxxx","yyyyyyyyyy"]} is 45 bytes; b is the largest list (27 bytes).
     const value = { a: [1, 2, 3], b: ['xxxxxxxxxx', 'yyyyyyyyyy'] };
-    expect(shortenToFit(value, 40)).toEqual({ value: { a: [1, 2, 3], b: ['xxxxxxxxxx'] }, shortened: [{ path: 'b', shown: 1, total: 2 }] });
+    expect(shortenToFit(value, 40)).toEqual({
+      value: { a: [1, 2, 3], b: ['xxxxxxxxxx'] },
+      shortened: [{ path: 'b', shown: 1, total: 2 }],
+    });
     // 16 bytes: b empties ({"a":[1,2,3],"b":[]} is 20) and a loses its last two items.
     expect(shortenToFit(value, 16)).toEqual({
       value: { a: [1], b: [] },
@@ -51,7 +54,9 @@ describe('shortenToFit', () => {
 
   it('stays linear on an answer of many small lists (a hostile upstream): 3000 lists in well under a second', async () => {
     const { shortenToFit } = await import('../../src/gateway/result-size.js');
-    const answer = Object.fromEntries(Array.from({ length: 3000 }, (_, i) => [`k${i}`, Array.from({ length: 10 }, (_, j) => j)]));
+    const answer = Object.fromEntries(
+      Array.from({ length: 3000 }, (_, i) => [`k${i}`, Array.from({ length: 10 }, (_, j) => j)]),
+    );
     expect(Buffer.byteLength(JSON.stringify(answer))).toBeGreaterThan(80_000);
     const started = performance.now();
     const fitted = shortenToFit(answer, 45_000);

@@ -28,12 +28,25 @@ describe('Retry-After', () => {
     expect(retryAfterMs(value, NOW)).toBe(ms);
   });
 
-  it.each(['-5', '-0', '+3', '1.', '.5', '1e3', '0x10', 'soon', 'Infinity', '2026-11-23T00:00:03Z', 'Mon, 31 Feb 2026 00:00:00 GMT', 'Mon, 23 Nov 2026 25:00:00 GMT', 'Mon, 23 Nov 2026 00:00:03 PST', '', undefined])(
-    'ignores %j',
-    (value) => {
-      expect(retryAfterMs(value, NOW)).toBeUndefined();
-    },
-  );
+  it.each([
+    '-5',
+    '-0',
+    '+3',
+    '1.',
+    '.5',
+    '1e3',
+    '0x10',
+    'soon',
+    'Infinity',
+    '2026-11-23T00:00:03Z',
+    'Mon, 31 Feb 2026 00:00:00 GMT',
+    'Mon, 23 Nov 2026 25:00:00 GMT',
+    'Mon, 23 Nov 2026 00:00:03 PST',
+    '',
+    undefined,
+  ])('ignores %j', (value) => {
+    expect(retryAfterMs(value, NOW)).toBeUndefined();
+  });
 
   it('takes the first of repeated headers', () => {
     expect(retryAfterMs(['3', '10'], NOW)).toBe(3000);

@@ -55,7 +55,9 @@ describe('E5 through the sandbox: the maps status in XML and JSONP', () => {
     expect(failure.code).toBe('upstream_error');
     expect(failure.upstreamCode).toBe('100');
     expect(failure.httpStatus).toBe(400);
-    expect(failure.message).toMatch(/^upstream error 100: invalid request: coords 500,500 are outside the range of EPSG:4326/);
+    expect(failure.message).toMatch(
+      /^upstream error 100: invalid request: coords 500,500 are outside the range of EPSG:4326/,
+    );
   });
 
   it.each([

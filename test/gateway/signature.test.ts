@@ -152,8 +152,9 @@ describe('cross-check with openssl at run time', () => {
       const timestamp = String(1_700_000_000_000 + Math.floor(Math.random() * 1e10));
       const uri = `/api/v1/products?productName=${encodeURIComponent(`상품 ${i}`)}&limit=${i + 1}`;
       const message = `GET ${uri}\n${timestamp}\n${accessKey}`;
-      const expected = execFileSync('openssl', ['dgst', '-sha256', '-hmac', secretKey, '-binary'], { input: message })
-        .toString('base64');
+      const expected = execFileSync('openssl', ['dgst', '-sha256', '-hmac', secretKey, '-binary'], {
+        input: message,
+      }).toString('base64');
       expect(signatureV2(secretKey, 'GET', uri, timestamp, accessKey)).toBe(expected);
     }
   });

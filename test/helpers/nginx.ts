@@ -9,7 +9,12 @@ export const NGINX_EXAMPLE = 'deploy/nginx/svc-platform-mcp.conf';
 
 /** The nginx binary: on PATH, or where Debian puts it (/usr/sbin is not on a normal user's PATH). */
 export function findNginx(): string | undefined {
-  const dirs = [...(process.env.PATH ?? '').split(delimiter).filter(Boolean), '/usr/sbin', '/usr/local/sbin', '/usr/local/nginx/sbin'];
+  const dirs = [
+    ...(process.env.PATH ?? '').split(delimiter).filter(Boolean),
+    '/usr/sbin',
+    '/usr/local/sbin',
+    '/usr/local/nginx/sbin',
+  ];
   for (const dir of dirs) {
     const candidate = join(dir, 'nginx');
     try {
@@ -34,8 +39,14 @@ export function exampleFor(listenPort: number, replicaPorts: readonly [number, n
   const expect = (ok: boolean, what: string) => {
     if (!ok) throw new Error(`${NGINX_EXAMPLE} changed: ${what} (update test/helpers/nginx.ts)`);
   };
-  expect(count(example, '127.0.0.1:3001') >= 2 && count(example, '127.0.0.1:3002') >= 2, 'replicas are no longer 127.0.0.1:3001 and :3002');
-  expect((example.match(/^\s*listen\s/gm) ?? []).length === 1 && count(example, '\n    listen 80;\n') === 1, 'expected exactly one active `listen 80;`');
+  expect(
+    count(example, '127.0.0.1:3001') >= 2 && count(example, '127.0.0.1:3002') >= 2,
+    'replicas are no longer 127.0.0.1:3001 and :3002',
+  );
+  expect(
+    (example.match(/^\s*listen\s/gm) ?? []).length === 1 && count(example, '\n    listen 80;\n') === 1,
+    'expected exactly one active `listen 80;`',
+  );
   const config = example
     .replaceAll('127.0.0.1:3001', `127.0.0.1:${replicaPorts[0]}`)
     .replaceAll('127.0.0.1:3002', `127.0.0.1:${replicaPorts[1]}`)
@@ -71,7 +82,11 @@ export interface NginxProcess {
  * path (pid, temp files, logs) inside `dir`, the error log on stderr, and the shipped example included
  * with free ports. Resolves once nginx answers `/healthz` through to a replica.
  */
-export async function startNginx(bin: string, dir: string, replicaPorts: readonly [number, number]): Promise<NginxProcess> {
+export async function startNginx(
+  bin: string,
+  dir: string,
+  replicaPorts: readonly [number, number],
+): Promise<NginxProcess> {
   let lastError: Error | undefined;
   for (let attempt = 0; attempt < 3; attempt += 1) {
     const port = await freePort();
@@ -88,7 +103,9 @@ export async function startNginx(bin: string, dir: string, replicaPorts: readonl
         'http {',
         `    log_format upstreams '$request_method $status $upstream_addr $upstream_status';`,
         `    access_log ${join(dir, 'access.log')} upstreams;`,
-        ...['client_body', 'proxy', 'fastcgi', 'uwsgi', 'scgi'].map((kind) => `    ${kind}_temp_path ${join(dir, `${kind}_temp`)};`),
+        ...['client_body', 'proxy', 'fastcgi', 'uwsgi', 'scgi'].map(
+          (kind) => `    ${kind}_temp_path ${join(dir, `${kind}_temp`)};`,
+        ),
         `    include ${join(dir, 'svc-platform-mcp.conf')};`,
         '}',
         '',

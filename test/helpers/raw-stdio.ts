@@ -35,7 +35,11 @@ export interface RawStdioServer {
  * Spawns `node dist/cli.js` with raw pipes: the test writes lines to stdin and reads JSON lines from stdout itself,
  * so that it can send what no SDK client would (bad lines, huge lines), close either pipe, or stop reading.
  */
-export function spawnRawStdio(args: string[], env: Record<string, string>, options: { readStdout?: boolean } = {}): RawStdioServer {
+export function spawnRawStdio(
+  args: string[],
+  env: Record<string, string>,
+  options: { readStdout?: boolean } = {},
+): RawStdioServer {
   const child = spawn(process.execPath, [CLI_PATH, ...args], {
     env: { PATH: process.env.PATH ?? '', ...env },
     stdio: ['pipe', 'pipe', 'pipe'],
@@ -77,12 +81,17 @@ export function spawnRawStdio(args: string[], env: Record<string, string>, optio
       };
       const timer = setTimeout(() => {
         waiters.delete(check);
-        reject(new Error(`timed out waiting for ${what}; last messages: ${JSON.stringify(messages.slice(-3)).slice(-1000)}; stderr: ${stderr.slice(-1000)}`));
+        reject(
+          new Error(
+            `timed out waiting for ${what}; last messages: ${JSON.stringify(messages.slice(-3)).slice(-1000)}; stderr: ${stderr.slice(-1000)}`,
+          ),
+        );
       }, timeoutMs);
       if (!check()) waiters.add(check);
     });
 
-  const send = (message: unknown) => void child.stdin.write(`${typeof message === 'string' ? message : JSON.stringify(message)}\n`);
+  const send = (message: unknown) =>
+    void child.stdin.write(`${typeof message === 'string' ? message : JSON.stringify(message)}\n`);
   const request = (method: string, params?: Record<string, unknown>, timeoutMs?: number) => {
     const id = nextId++;
     send({ jsonrpc: '2.0', id, method, ...(params ? { params } : {}) });

@@ -26,7 +26,11 @@ export interface HttpServerProcess {
  * Spawns `node dist/cli.js --http --port 0 ...` with exactly the given environment (plus PATH) and waits for
  * the "listening on <url>" line on stderr.
  */
-export async function spawnHttpServer(args: string[], env: Record<string, string> = {}, nodeArgs: string[] = []): Promise<HttpServerProcess> {
+export async function spawnHttpServer(
+  args: string[],
+  env: Record<string, string> = {},
+  nodeArgs: string[] = [],
+): Promise<HttpServerProcess> {
   if (!existsSync(CLI_PATH)) throw new Error(`${CLI_PATH} does not exist: run \`npm run build\` first`);
   const child = spawn(process.execPath, [...nodeArgs, CLI_PATH, '--http', '--port', '0', ...args], {
     env: { PATH: process.env.PATH ?? '', ...env },
@@ -65,9 +69,15 @@ export async function spawnHttpServer(args: string[], env: Record<string, string
 }
 
 /** Runs the CLI to completion (for start-up refusals) and returns its exit code and stderr. */
-export function runCli(args: string[], env: Record<string, string> = {}): Promise<{ code: number | null; stderr: string }> {
+export function runCli(
+  args: string[],
+  env: Record<string, string> = {},
+): Promise<{ code: number | null; stderr: string }> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [CLI_PATH, ...args], { env: { PATH: process.env.PATH ?? '', ...env }, stdio: ['ignore', 'ignore', 'pipe'] });
+    const child = spawn(process.execPath, [CLI_PATH, ...args], {
+      env: { PATH: process.env.PATH ?? '', ...env },
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
     let stderr = '';
     child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
     const timer = setTimeout(() => child.kill('SIGKILL'), 15_000);
@@ -115,7 +125,10 @@ export async function connectEraClient(
   if (era === '2025') return (await connectClient(url, headers, elicit)).client as unknown as AnyEraClient;
   const client = new ModernClient(
     { name: 'svc-platform-mcp-http-tests', version: '0.0.0' },
-    { versionNegotiation: { mode: { pin: '2026-07-28' } }, ...(elicit ? { capabilities: { elicitation: { form: {} } } } : {}) },
+    {
+      versionNegotiation: { mode: { pin: '2026-07-28' } },
+      ...(elicit ? { capabilities: { elicitation: { form: {} } } } : {}),
+    },
   );
   if (elicit) client.setRequestHandler('elicitation/create', (request) => elicit(request as ElicitRequest));
   await client.connect(new ModernTransport(new URL(url), { requestInit: { headers } }));
@@ -146,11 +159,20 @@ export function rawRequest(
   if (options.body !== undefined) headers['Content-Length'] = String(Buffer.byteLength(options.body));
   return new Promise((resolve, reject) => {
     const req = request(
-      { host: target.hostname, port: target.port, path: target.pathname + target.search, method: options.method ?? 'POST', headers, agent: false },
+      {
+        host: target.hostname,
+        port: target.port,
+        path: target.pathname + target.search,
+        method: options.method ?? 'POST',
+        headers,
+        agent: false,
+      },
       (res) => {
         const chunks: Buffer[] = [];
         res.on('data', (chunk: Buffer) => chunks.push(chunk));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks).toString('utf8') }));
+        res.on('end', () =>
+          resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks).toString('utf8') }),
+        );
         res.on('error', reject);
       },
     );
@@ -218,7 +240,10 @@ export async function heapAfterGc(stderr: string): Promise<number> {
     });
   try {
     for (let i = 0; i < 3; i += 1) await send('HeapProfiler.collectGarbage');
-    const result = await send('Runtime.evaluate', { expression: 'process.memoryUsage().heapUsed', returnByValue: true });
+    const result = await send('Runtime.evaluate', {
+      expression: 'process.memoryUsage().heapUsed',
+      returnByValue: true,
+    });
     return (result.result as { value: number }).value;
   } finally {
     ws.close();

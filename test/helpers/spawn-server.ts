@@ -3,12 +3,20 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { ElicitRequestSchema, type CallToolResult, type ElicitRequest, type ElicitResult, type Tool } from '@modelcontextprotocol/sdk/types.js';
+import {
+  ElicitRequestSchema,
+  type CallToolResult,
+  type ElicitRequest,
+  type ElicitResult,
+  type Tool,
+} from '@modelcontextprotocol/sdk/types.js';
 
 /** The built server (`npm run build`); the e2e tests drive exactly what `bin` runs. */
 export const CLI_PATH = process.env.SVC_MCP_TEST_CLI ?? fileURLToPath(new URL('../../dist/cli.js', import.meta.url));
 
-/** Warns (once) when a source file is newer than the bundle: `npm test` rebuilds first, a bare `vitest run` does not. */
+/**
+ * Warns (once) when a source file is newer than the bundle: `npm test` rebuilds first, a bare `vitest run` does not.
+ */
 let staleChecked = false;
 function warnIfStale(): void {
   if (staleChecked || process.env.SVC_MCP_TEST_CLI) return;
@@ -25,7 +33,8 @@ function warnIfStale(): void {
     return undefined;
   };
   const source = newer(fileURLToPath(new URL('../../src', import.meta.url)));
-  if (source) console.warn(`warning: ${source} is newer than ${CLI_PATH}; run \`npm run build\` (npm test does it for you)`);
+  if (source)
+    console.warn(`warning: ${source} is newer than ${CLI_PATH}; run \`npm run build\` (npm test does it for you)`);
 }
 
 export interface SpawnedServer {
@@ -61,7 +70,10 @@ export async function spawnServer(
   transport.stderr?.on('data', (chunk: Buffer) => {
     stderr += chunk.toString('utf8');
   });
-  const client = new Client({ name: 'svc-platform-mcp-tests', version: '0.0.0' }, elicit ? { capabilities: { elicitation: { form: {} } } } : undefined);
+  const client = new Client(
+    { name: 'svc-platform-mcp-tests', version: '0.0.0' },
+    elicit ? { capabilities: { elicitation: { form: {} } } } : undefined,
+  );
   if (elicit) client.setRequestHandler(ElicitRequestSchema, (request) => elicit(request));
   await client.connect(transport);
   const { tools } = await client.listTools();

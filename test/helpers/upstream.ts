@@ -65,7 +65,13 @@ export function expectNoSignature(req: RecordedRequest): void {
 export function splitUrl(url: string): { path: string; query: string[] } {
   const at = url.indexOf('?');
   if (at < 0) return { path: url, query: [] };
-  return { path: url.slice(0, at), query: url.slice(at + 1).split('&').sort() };
+  return {
+    path: url.slice(0, at),
+    query: url
+      .slice(at + 1)
+      .split('&')
+      .sort(),
+  };
 }
 
 /** The JSON body of a request. */

@@ -5,9 +5,21 @@ import type { RecordedRequest, Reply } from './recording-server.js';
  * request's method and path: for tests whose upstream must answer any valid call with a success.
  */
 const ANSWERS: [method: string, path: RegExp, body: unknown][] = [
-  ['POST', /^\/api\/[\w-]+\/configGroup\/getKafkaVersionConfigGroupList$/, { code: 0, message: 'SUCCESS', result: { kafkaConfigGroupList: [] } }],
-  ['GET', /^\/api\/[\w-]+\/cluster\/getClusterServerImageList$/, { code: 0, message: 'SUCCESS', result: { serverImageList: [] } }],
-  ['POST', /^\/nmt\/v1\/translation$/, { message: { result: { srcLangType: 'ko', tarLangType: 'en', translatedText: 'ok' } } }],
+  [
+    'POST',
+    /^\/api\/[\w-]+\/configGroup\/getKafkaVersionConfigGroupList$/,
+    { code: 0, message: 'SUCCESS', result: { kafkaConfigGroupList: [] } },
+  ],
+  [
+    'GET',
+    /^\/api\/[\w-]+\/cluster\/getClusterServerImageList$/,
+    { code: 0, message: 'SUCCESS', result: { serverImageList: [] } },
+  ],
+  [
+    'POST',
+    /^\/nmt\/v1\/translation$/,
+    { message: { result: { srcLangType: 'ko', tarLangType: 'en', translatedText: 'ok' } } },
+  ],
   ['PUT', /^\/api\/v1\/jobs\/[^/]+\/executions$/, { jobId: 'job-1' }],
   ['GET', /^\/map-reversegeocode\/v2\/gc$/, { status: { code: 0, name: 'ok', message: 'done' }, results: [] }],
   ['POST', /\/responses$/, { methodResponseDto: { statusCode: 200 } }],
@@ -26,10 +38,17 @@ const ANSWERS: [method: string, path: RegExp, body: unknown][] = [
 export function validAnswer(req: RecordedRequest): Reply {
   const path = req.url.split('?')[0]!;
   const found = ANSWERS.find(([method, pattern]) => method === req.method && pattern.test(path));
-  if (!found) return { status: 404, body: { error: { errorCode: '300', message: 'Not Found', details: `${req.method} ${path}` } } };
+  if (!found)
+    return {
+      status: 404,
+      body: { error: { errorCode: '300', message: 'Not Found', details: `${req.method} ${path}` } },
+    };
   if (path.endsWith('/gc') && /[?&]callback=/.test(req.url)) {
     const callback = /[?&]callback=([^&]*)/.exec(req.url)![1]!;
-    return { headers: { 'content-type': 'application/javascript' }, body: `${decodeURIComponent(callback)}(${JSON.stringify(found[2])})` };
+    return {
+      headers: { 'content-type': 'application/javascript' },
+      body: `${decodeURIComponent(callback)}(${JSON.stringify(found[2])})`,
+    };
   }
   return { body: found[2] };
 }

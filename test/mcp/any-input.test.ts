@@ -27,7 +27,29 @@ function random(seed: number) {
   };
 }
 
-const STRINGS = ['', ' ', '.', '..', 'NaN', 'abc', '12a', '1.5', '-1', '9'.repeat(30), '\uD800', 'a\uDC00', '%00', '../x', '<span translate="no">', '한글', '😀', 'x'.repeat(6000), '{"a":1}', 'null', 'true'];
+const STRINGS = [
+  '',
+  ' ',
+  '.',
+  '..',
+  'NaN',
+  'abc',
+  '12a',
+  '1.5',
+  '-1',
+  '9'.repeat(30),
+  '\uD800',
+  'a\uDC00',
+  '%00',
+  '../x',
+  '<span translate="no">',
+  '한글',
+  '😀',
+  'x'.repeat(6000),
+  '{"a":1}',
+  'null',
+  'true',
+];
 const NUMBERS = [0, -0, -1, 1.5, 2 ** 53, 2 ** 63, -(2 ** 31), 1e308, Number.MIN_VALUE, 129, 2049, 1441];
 
 function value(next: () => number, depth = 0): unknown {
@@ -46,7 +68,8 @@ function value(next: () => number, depth = 0): unknown {
       return Array.from({ length: Math.floor(next() * 4) }, () => value(next, depth + 1));
     case 6: {
       const object: Record<string, unknown> = {};
-      for (const key of ['a', 'name', '__proto__', 'constructor', 'type'].filter(() => next() < 0.5)) object[key] = value(next, depth + 1);
+      for (const key of ['a', 'name', '__proto__', 'constructor', 'type'].filter(() => next() < 0.5))
+        object[key] = value(next, depth + 1);
       return object;
     }
     default: {

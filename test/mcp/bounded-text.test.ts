@@ -5,7 +5,8 @@
  * process out of memory.
  *
  * The bounds are generous for a loaded two-core machine (the fixed code takes 0.1-0.2 s and a few MiB to split the
- * text, 0.3-0.9 s for the whole workflow call with the sandbox) and far below what the quadratic code needs. Memory is the growth of the process's peak resident size, which counts
+ * text, 0.3-0.9 s for the whole workflow call with the sandbox) and far below what the quadratic code needs. Memory is
+ * the growth of the process's peak resident size, which counts
  * garbage not yet collected as well.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -48,7 +49,11 @@ const promptText = async (name: string, text: string) => {
 
 describe(`the largest accepted text (${MAX_TEXT_LENGTH} characters of short sentences)`, () => {
   it(`is chunked in under ${TIME_BOUND_MS} ms and ${PEAK_GROWTH_BOUND_MIB} MiB`, async () => {
-    const { value: chunks, ms, peakGrowthMiB } = await measure(() => chunkText(LARGEST, { source: 'ko', target: 'en' }));
+    const {
+      value: chunks,
+      ms,
+      peakGrowthMiB,
+    } = await measure(() => chunkText(LARGEST, { source: 'ko', target: 'en' }));
     expect(chunks.join('')).toBe(LARGEST);
     expect(chunks.length).toBe(PIECES);
     expect(ms).toBeLessThan(TIME_BOUND_MS);
@@ -66,7 +71,11 @@ describe(`the largest accepted text (${MAX_TEXT_LENGTH} characters of short sent
   );
 
   it(`runs through the workflow tool in under ${WORKFLOW_TIME_BOUND_MS} ms and ${PEAK_GROWTH_BOUND_MIB} MiB (sandbox upstream)`, async () => {
-    const { value: result, ms, peakGrowthMiB } = await measure(() =>
+    const {
+      value: result,
+      ms,
+      peakGrowthMiB,
+    } = await measure(() =>
       h.client.callTool({ name: 'translate_and_summarize', arguments: { text: LARGEST, target: 'en', source: 'ko' } }),
     );
     expect(result.isError, JSON.stringify(result.content).slice(0, 500)).toBeFalsy();
@@ -77,18 +86,29 @@ describe(`the largest accepted text (${MAX_TEXT_LENGTH} characters of short sent
 });
 
 describe('a longer text', () => {
-  it.each(['translate_and_summarize', 'summarize_and_translate'])('is refused by prompt %s, naming the argument and the limit', async (name) => {
-    await expect(promptText(name, LARGEST + '.')).rejects.toThrow(
-      `Invalid arguments for prompt ${name}: text must be at most ${MAX_TEXT_LENGTH} characters (got ${MAX_TEXT_LENGTH + 1})`,
-    );
-  });
+  it.each(['translate_and_summarize', 'summarize_and_translate'])(
+    'is refused by prompt %s, naming the argument and the limit',
+    async (name) => {
+      await expect(promptText(name, LARGEST + '.')).rejects.toThrow(
+        `Invalid arguments for prompt ${name}: text must be at most ${MAX_TEXT_LENGTH} characters (got ${MAX_TEXT_LENGTH + 1})`,
+      );
+    },
+  );
 
   it('of 450 KB is refused at once by the prompt, as by the workflow tool', async () => {
     const huge = sentences(450_000);
-    const { value: refused, ms } = await measure(() => promptText('translate_and_summarize', huge).then(() => undefined, (error: Error) => error));
+    const { value: refused, ms } = await measure(() =>
+      promptText('translate_and_summarize', huge).then(
+        () => undefined,
+        (error: Error) => error,
+      ),
+    );
     expect(refused?.message).toContain(`text must be at most ${MAX_TEXT_LENGTH} characters (got 450000)`);
     expect(ms).toBeLessThan(TIME_BOUND_MS);
-    const tool = await h.client.callTool({ name: 'translate_and_summarize', arguments: { text: huge, target: 'en', source: 'ko' } });
+    const tool = await h.client.callTool({
+      name: 'translate_and_summarize',
+      arguments: { text: huge, target: 'en', source: 'ko' },
+    });
     expect(tool.isError).toBe(true);
     expect(JSON.stringify(tool.content)).toContain(`${MAX_TEXT_LENGTH}`);
   });

@@ -6,7 +6,10 @@ const SPAN = /<span\s+(?:translate="no"|class="notranslate")>[\s\S]*?<\/span>/g;
 
 /** ko -> en honours span tags (rule 3 and 5); ko -> es does not. */
 const HONOURED = { source: 'ko', target: 'en' } as const;
-const at = (limit: number, direction: { source: SourceCode; target: LanguageCode } = HONOURED) => ({ ...direction, limit });
+const at = (limit: number, direction: { source: SourceCode; target: LanguageCode } = HONOURED) => ({
+  ...direction,
+  limit,
+});
 
 function checkInvariants(
   text: string,

@@ -24,7 +24,12 @@ let deleted = 0;
 
 /** A replica: its own server factory behind the SDK's per-request handler, in front of the mock upstream. */
 function replica(env: Record<string, string>) {
-  const command = parseCommand([], { SVC_GATEWAY_URL: ORIGIN, SVC_ACCESS_KEY: 'AK', SVC_SECRET_KEY: 'secret-key-0123', ...env });
+  const command = parseCommand([], {
+    SVC_GATEWAY_URL: ORIGIN,
+    SVC_ACCESS_KEY: 'AK',
+    SVC_SECRET_KEY: 'secret-key-0123',
+    ...env,
+  });
   if (command.kind !== 'serve') throw new Error('expected serve');
   const create = createServerFactory(command.config, {
     upstream: upstreamOf(agent),
@@ -71,7 +76,11 @@ beforeEach(() => {
     .intercept({ path: '/api/v1/services/rcs-home-feed', method: 'DELETE' })
     .reply(() => {
       deleted += 1;
-      return { statusCode: 200, data: { result: 'deleted' }, responseOptions: { headers: { 'content-type': 'application/json' } } };
+      return {
+        statusCode: 200,
+        data: { result: 'deleted' },
+        responseOptions: { headers: { 'content-type': 'application/json' } },
+      };
     })
     .persist();
 });
@@ -112,6 +121,8 @@ describe('confirmation state', () => {
   });
 
   it('refuses a short SVC_MCP_STATE_KEY at start-up', () => {
-    expect(() => parseCommand([], { SVC_MCP_STATE_KEY: 'short' })).toThrow(/SVC_MCP_STATE_KEY must be at least 32 bytes/);
+    expect(() => parseCommand([], { SVC_MCP_STATE_KEY: 'short' })).toThrow(
+      /SVC_MCP_STATE_KEY must be at least 32 bytes/,
+    );
   });
 });

@@ -17,7 +17,13 @@ import { CATALOGUE } from '../../src/catalogue/catalogue.js';
 const BUDGET_BYTES = 12_000;
 const WHOLE_LIST_CEILING = 13 * 1024;
 
-const modelVisible = ({ name, title, description, inputSchema, annotations }: Tool) => ({ name, title, description, inputSchema, annotations });
+const modelVisible = ({ name, title, description, inputSchema, annotations }: Tool) => ({
+  name,
+  title,
+  description,
+  inputSchema,
+  annotations,
+});
 const bytes = (value: unknown) => Buffer.byteLength(JSON.stringify(value), 'utf8');
 
 describe('context budget of tools/list', () => {
@@ -59,7 +65,10 @@ describe('context budget of tools/list', () => {
       .slice(0, 5)
       .map(([name, size]) => `${name} ${size}`)
       .join(', ');
-    expect(total, `model-visible tools/list is ${total} bytes (budget ${BUDGET_BYTES}); largest: ${largest}`).toBeLessThanOrEqual(BUDGET_BYTES);
+    expect(
+      total,
+      `model-visible tools/list is ${total} bytes (budget ${BUDGET_BYTES}); largest: ${largest}`,
+    ).toBeLessThanOrEqual(BUDGET_BYTES);
   });
 
   it(`keeps the whole list, workflow tool included, within ${WHOLE_LIST_CEILING} bytes`, () => {

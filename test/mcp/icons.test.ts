@@ -19,7 +19,9 @@ function svgOf(icons: Icon[] | undefined): string {
   expect(icon).toMatchObject({ mimeType: 'image/svg+xml', sizes: ['any'] });
   expect(icon!.src).toMatch(/^data:image\/svg\+xml;base64,/);
   const svg = Buffer.from(icon!.src.split(',')[1]!, 'base64').toString('utf8');
-  expect(svg).toMatch(/^<svg xmlns="http:\/\/www\.w3\.org\/2000\/svg" viewBox="0 0 24 24"><rect width="24" height="24" rx="5" fill="#[0-9a-f]{6}"\/><path d="[^"]+" fill="none" stroke="#fff"/);
+  expect(svg).toMatch(
+    /^<svg xmlns="http:\/\/www\.w3\.org\/2000\/svg" viewBox="0 0 24 24"><rect width="24" height="24" rx="5" fill="#[0-9a-f]{6}"\/><path d="[^"]+" fill="none" stroke="#fff"/,
+  );
   expect(svg.length).toBeLessThan(600);
   return svg;
 }
@@ -46,15 +48,27 @@ it('every resource, template and prompt has an icon', async () => {
   for (const r of (await h.client.listResources()).resources) svgOf(r.icons);
   for (const t of (await h.client.listResourceTemplates()).resourceTemplates) svgOf(t.icons);
   const { prompts } = await h.client.listPrompts();
-  expect(prompts.map((p) => p.name).sort()).toEqual(['localize_place', 'summarize_and_translate', 'translate_and_summarize']);
+  expect(prompts.map((p) => p.name).sort()).toEqual([
+    'localize_place',
+    'summarize_and_translate',
+    'translate_and_summarize',
+  ]);
   for (const p of prompts) {
     svgOf(p.icons);
     expect(p.arguments?.length).toBeGreaterThan(0);
   }
   // The arguments as the SDK would list them: described, required where not optional.
   expect(prompts.find((p) => p.name === 'localize_place')!.arguments).toEqual([
-    { name: 'coords', description: '"x,y" of the place; for EPSG:4326 longitude,latitude, e.g. 127.1054,37.3595', required: true },
+    {
+      name: 'coords',
+      description: '"x,y" of the place; for EPSG:4326 longitude,latitude, e.g. 127.1054,37.3595',
+      required: true,
+    },
     { name: 'target', description: 'Language to give the address in, e.g. en, ja, zh-CN', required: true },
-    { name: 'sourcecrs', description: 'Coordinate system of coords: EPSG:4326 (default), EPSG:3857 or SVC:2048 (UTM-K)', required: false },
+    {
+      name: 'sourcecrs',
+      description: 'Coordinate system of coords: EPSG:4326 (default), EPSG:3857 or SVC:2048 (UTM-K)',
+      required: false,
+    },
   ]);
 });

@@ -21,13 +21,21 @@ async function render(name: string, args: Record<string, string>): Promise<strin
 
 const completeArg = (prompt: string, argument: string, value: string, args?: Record<string, string>) =>
   h.client
-    .complete({ ref: { type: 'ref/prompt', name: prompt }, argument: { name: argument, value }, ...(args ? { context: { arguments: args } } : {}) })
+    .complete({
+      ref: { type: 'ref/prompt', name: prompt },
+      argument: { name: argument, value },
+      ...(args ? { context: { arguments: args } } : {}),
+    })
     .then((r) => r.completion.values);
 
 describe('prompts', () => {
   it('lists the three flows with their arguments', async () => {
     const { prompts } = await h.client.listPrompts();
-    expect(prompts.map((p) => p.name).sort()).toEqual(['localize_place', 'summarize_and_translate', 'translate_and_summarize']);
+    expect(prompts.map((p) => p.name).sort()).toEqual([
+      'localize_place',
+      'summarize_and_translate',
+      'translate_and_summarize',
+    ]);
     const tas = prompts.find((p) => p.name === 'translate_and_summarize')!;
     expect(tas.title).toBeTruthy();
     expect(tas.description).toBeTruthy();
@@ -69,7 +77,8 @@ describe('prompts', () => {
     expect(text).toContain('"maxTokens":120');
     expect(text).toContain('{"source":"en","target":"ja"');
     const pieces = text.split(/--- piece \d of 2 ---\n/).slice(1);
-    for (const piece of pieces) expect(piece.replace('\n--- end of text ---', '').trim().length).toBeLessThanOrEqual(5000);
+    for (const piece of pieces)
+      expect(piece.replace('\n--- end of text ---', '').trim().length).toBeLessThanOrEqual(5000);
   });
 
   // Issue 9: the prompt counts as the E3 tool counts, so it never promises one call for a text the tool refuses.
@@ -90,12 +99,21 @@ describe('prompts', () => {
     await expect(render('translate_and_summarize', { text: 'x', target: 'es', source: 'ja' })).rejects.toThrow(
       /ja -> es is not a supported direction/,
     );
-    await expect(render('translate_and_summarize', { text: 'x', target: 'xx' })).rejects.toThrow(/unknown language "xx"/);
-    await expect(render('summarize_and_translate', { text: 'x', target: 'en', length: 'huge' })).rejects.toThrow(/length/);
+    await expect(render('translate_and_summarize', { text: 'x', target: 'xx' })).rejects.toThrow(
+      /unknown language "xx"/,
+    );
+    await expect(render('summarize_and_translate', { text: 'x', target: 'en', length: 'huge' })).rejects.toThrow(
+      /length/,
+    );
   });
 
   it('renders summarize_and_translate: summary in the source language first', async () => {
-    const text = await render('summarize_and_translate', { text: '오늘은 날씨가 좋다.', target: 'en', source: 'ko', length: 'long' });
+    const text = await render('summarize_and_translate', {
+      text: '오늘은 날씨가 좋다.',
+      target: 'en',
+      source: 'ko',
+      length: 'long',
+    });
     const summarize = text.indexOf('textgen_create_completion');
     const translate = text.indexOf('translation_translate_text');
     expect(summarize).toBeGreaterThan(-1);
@@ -109,28 +127,43 @@ describe('prompts', () => {
   it('renders localize_place: reverse geocoding, then translation from Korean', async () => {
     const text = await render('localize_place', { coords: '127.1054,37.3595', target: 'en' });
     expect(text).toContain('maps_reverse_geocode');
-    expect(text).toContain('{"coords":"127.1054,37.3595","sourcecrs":"EPSG:4326","orders":"roadaddr,addr,admcode","output":"json"}');
+    expect(text).toContain(
+      '{"coords":"127.1054,37.3595","sourcecrs":"EPSG:4326","orders":"roadaddr,addr,admcode","output":"json"}',
+    );
     expect(text).toContain('{"source":"ko","target":"en","text":"<the Korean address>"}');
     expect(text).toContain('<span translate="no">');
     expect(text).toContain('svc://maps/coordinate-systems');
     const spanless = await render('localize_place', { coords: '127.1,37.3', target: 'es', sourcecrs: 'EPSG:4326' });
     expect(spanless).toContain('Span tags are not honoured for ko -> es');
     await expect(render('localize_place', { coords: 'Seoul', target: 'en' })).rejects.toThrow(/coords/);
-    await expect(render('localize_place', { coords: '1,2', target: 'en', sourcecrs: 'EPSG:1' })).rejects.toThrow(/sourcecrs/);
+    await expect(render('localize_place', { coords: '1,2', target: 'en', sourcecrs: 'EPSG:1' })).rejects.toThrow(
+      /sourcecrs/,
+    );
     // Any case, as maps_reverse_geocode takes it.
-    expect(await render('localize_place', { coords: '127.1,37.3', target: 'en', sourcecrs: 'epsg:3857' })).toContain('"sourcecrs":"EPSG:3857"');
+    expect(await render('localize_place', { coords: '127.1,37.3', target: 'en', sourcecrs: 'epsg:3857' })).toContain(
+      '"sourcecrs":"EPSG:3857"',
+    );
   });
 });
 
 describe('prompt argument completion', () => {
   it('refuses a missing or blank required argument and an unknown prompt, naming them', async () => {
     const get = (name: string, args: Record<string, string>) => h.client.getPrompt({ name, arguments: args });
-    await expect(get('translate_and_summarize', { target: 'en' })).rejects.toThrow(/translate_and_summarize: text is required/);
-    await expect(get('translate_and_summarize', { text: ' \n ', target: 'en' })).rejects.toThrow(/text must not be empty/);
+    await expect(get('translate_and_summarize', { target: 'en' })).rejects.toThrow(
+      /translate_and_summarize: text is required/,
+    );
+    await expect(get('translate_and_summarize', { text: ' \n ', target: 'en' })).rejects.toThrow(
+      /text must not be empty/,
+    );
     await expect(get('localize_place', { coords: '127.1,37.3' })).rejects.toThrow(/target is required/);
-    await expect(get('no_such_prompt', {})).rejects.toMatchObject({ code: -32602, message: expect.stringMatching(/Prompt no_such_prompt not found/) });
+    await expect(get('no_such_prompt', {})).rejects.toMatchObject({
+      code: -32602,
+      message: expect.stringMatching(/Prompt no_such_prompt not found/),
+    });
     // Arguments a prompt does not know are ignored, as the SDK's McpServer did.
-    await expect(render('translate_and_summarize', { text: 'Hello.', target: 'ko', extra: 'x' })).resolves.toContain('Hello.');
+    await expect(render('translate_and_summarize', { text: 'Hello.', target: 'ko', extra: 'x' })).resolves.toContain(
+      'Hello.',
+    );
   });
 
   it('completes nothing for an argument without choices, and refuses an unknown prompt', async () => {
@@ -154,7 +187,18 @@ describe('prompt argument completion', () => {
     // zh-TW is not a source of the table: the reverses of its pairs (ko, en, ja, zh-CN) come first; every other
     // target but zh-TW itself is sent as is.
     expect(await completeArg('summarize_and_translate', 'target', '', { source: 'zh-TW' })).toEqual([
-      'ko', 'en', 'ja', 'zh-CN', 'vi', 'th', 'id', 'fr', 'es', 'ru', 'de', 'it',
+      'ko',
+      'en',
+      'ja',
+      'zh-CN',
+      'vi',
+      'th',
+      'id',
+      'fr',
+      'es',
+      'ru',
+      'de',
+      'it',
     ]);
     expect(await completeArg('translate_and_summarize', 'target', 'z', { source: 'en' })).toEqual(['zh-CN', 'zh-TW']);
     expect(await completeArg('translate_and_summarize', 'target', 'es', { source: 'ja' })).toEqual([]);

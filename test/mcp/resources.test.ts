@@ -104,7 +104,8 @@ describe('resources', () => {
     expect(pairs.map((p) => `${p.source}>${p.target}:${p.basis}`)).toEqual(expected);
     // Issue 18: reverses of table directions are documented; only sources the table does not show are not.
     const basisOf = (key: string) => pairs.find((p) => `${p.source}>${p.target}` === key)?.basis;
-    for (const key of ['vi>ko', 'es>en', 'fr>ja', 'zh-TW>zh-CN', 'ja>ko']) expect(basisOf(key), key).toBe('documented in reverse');
+    for (const key of ['vi>ko', 'es>en', 'fr>ja', 'zh-TW>zh-CN', 'ja>ko'])
+      expect(basisOf(key), key).toBe('documented in reverse');
     for (const key of ['vi>th', 'it>en', 'es>ru']) expect(basisOf(key), key).toBe('not documented');
     expect(basisOf('en>vi')).toBe('documented');
     expect(basisOf('ja>es')).toBeUndefined();
@@ -138,30 +139,42 @@ describe('resources', () => {
     const words = JSON.stringify({ meanings, notes: doc.notes });
     expect(words).not.toMatch(/\brule \d|\btable\b|\bspec\b/i);
     const { resources } = await h.client.listResources();
-    expect(resources.find((r) => r.uri === 'svc://translation/language-pairs')?.description).not.toMatch(/\brule \d|both ways\)/);
+    expect(resources.find((r) => r.uri === 'svc://translation/language-pairs')?.description).not.toMatch(
+      /\brule \d|both ways\)/,
+    );
   });
 
   it('says what the tool counts: span-tagged text is free only where glossaryAndReplaceInfo is true', async () => {
     const doc = await readJson(h.client, 'svc://translation/language-pairs');
     const note = (doc.notes as string[]).find((n) => n.startsWith('text:'))!;
-    expect(note).toMatch(/Where glossaryAndReplaceInfo is true, span-tagged text and its tags do not count; elsewhere every character counts/);
+    expect(note).toMatch(
+      /Where glossaryAndReplaceInfo is true, span-tagged text and its tags do not count; elsewhere every character counts/,
+    );
     const pairs = doc.pairs as Pair[];
     expect(pairs.find((p) => p.source === 'ko' && p.target === 'en')?.glossaryAndReplaceInfo).toBe(true);
     expect(pairs.find((p) => p.source === 'ko' && p.target === 'es')?.glossaryAndReplaceInfo).toBe(false);
     // The tool agrees: 4,990 characters and a 50-character span pass ko -> en and are refused for ko -> es.
     const text = `${'a'.repeat(4990)}<span translate="no">${'b'.repeat(50)}</span>`;
-    const call = (target: string) => h.client.callTool({ name: 'translation_translate_text', arguments: { source: 'ko', target, text } });
+    const call = (target: string) =>
+      h.client.callTool({ name: 'translation_translate_text', arguments: { source: 'ko', target, text } });
     expect((await call('en')).isError).toBeFalsy();
     const refused = await call('es');
     expect(refused.isError).toBe(true);
-    expect((refused.content as { text: string }[])[0]!.text).toMatch(/text: must be at most 5000 characters \(got 5068\)/);
+    expect((refused.content as { text: string }[])[0]!.text).toMatch(
+      /text: must be at most 5000 characters \(got 5068\)/,
+    );
   });
 
   it('lists no self-direction, and the tool refuses every one alike', async () => {
     for (const code of ['ko', 'vi', 'it']) {
-      const result = await h.client.callTool({ name: 'translation_translate_text', arguments: { source: code, target: code, text: 'x' } });
+      const result = await h.client.callTool({
+        name: 'translation_translate_text',
+        arguments: { source: code, target: code, text: 'x' },
+      });
       expect(result.isError, code).toBe(true);
-      expect((result.content as { text: string }[])[0]!.text).toContain(`${code} -> ${code} is not a supported direction; the target must differ from the source`);
+      expect((result.content as { text: string }[])[0]!.text).toContain(
+        `${code} -> ${code} is not a supported direction; the target must differ from the source`,
+      );
     }
   });
 
@@ -173,7 +186,13 @@ describe('resources', () => {
       name: 'UTM-K',
       type: 'projected',
       unit: 'metre',
-      parameters: { centralMeridian: 127.5, latitudeOfOrigin: 38, falseEasting: 2000000, falseNorthing: 1000000, scaleFactor: 0.9996 },
+      parameters: {
+        centralMeridian: 127.5,
+        latitudeOfOrigin: 38,
+        falseEasting: 2000000,
+        falseNorthing: 1000000,
+        scaleFactor: 0.9996,
+      },
     });
     expect(systems.find((s) => s.code === 'EPSG:4326')).toMatchObject({ type: 'geographic', unit: 'degree' });
     expect(doc.defaults).toEqual({ sourcecrs: 'EPSG:4326', targetcrs: 'EPSG:4326' });
@@ -228,7 +247,9 @@ describe('resource descriptions name only enabled tools', () => {
 
   it('names them when they are enabled', async () => {
     const { resources } = await h.client.listResources();
-    expect(resources.find((r) => r.uri === 'svc://dataflow/job-states')?.description).toContain('dataflow_update_job_execution_options');
+    expect(resources.find((r) => r.uri === 'svc://dataflow/job-states')?.description).toContain(
+      'dataflow_update_job_execution_options',
+    );
   });
 });
 
@@ -251,12 +272,27 @@ describe('resource template svc://translation/language-pairs/{source}', () => {
         const basis = expectedBasis(source, t);
         return basis ? [`${t}:${basis}`] : [];
       });
-      expect((doc.targets as { code: string; basis: string }[]).map((t) => `${t.code}:${t.basis}`), source).toEqual(expected);
+      expect(
+        (doc.targets as { code: string; basis: string }[]).map((t) => `${t.code}:${t.basis}`),
+        source,
+      ).toEqual(expected);
       expect((doc.source as { code: string }).code).toBe(source);
     }
     const ja = await readJson(h.client, 'svc://translation/language-pairs/ja');
-    expect(ja.targets).toContainEqual({ code: 'ko', name: 'Korean', basis: 'documented in reverse', glossaryAndReplaceInfo: true, honorific: true });
-    expect(ja.targets).toContainEqual({ code: 'vi', name: 'Vietnamese', basis: 'documented', glossaryAndReplaceInfo: false, honorific: false });
+    expect(ja.targets).toContainEqual({
+      code: 'ko',
+      name: 'Korean',
+      basis: 'documented in reverse',
+      glossaryAndReplaceInfo: true,
+      honorific: true,
+    });
+    expect(ja.targets).toContainEqual({
+      code: 'vi',
+      name: 'Vietnamese',
+      basis: 'documented',
+      glossaryAndReplaceInfo: false,
+      honorific: false,
+    });
     expect(Object.keys(ja.basisMeanings as object)).toEqual(['documented', 'documented in reverse', 'not documented']);
   });
 
@@ -264,12 +300,21 @@ describe('resource template svc://translation/language-pairs/{source}', () => {
     await expect(h.client.readResource({ uri: 'svc://translation/language-pairs/xx' })).rejects.toThrow(
       /Unknown source language "xx".*use one of ko, en, ja/,
     );
-    await expect(h.client.readResource({ uri: 'svc://translation/language-pairs/auto' })).rejects.toThrow(/Unknown source/);
+    await expect(h.client.readResource({ uri: 'svc://translation/language-pairs/auto' })).rejects.toThrow(
+      /Unknown source/,
+    );
   });
 
   it('answers a URI it does not serve with resource not found (-32002)', async () => {
-    for (const uri of ['svc://search/nothing', 'svc://translation/language-pairs/', 'svc://translation/language-pairs/ko/en']) {
-      await expect(h.client.readResource({ uri })).rejects.toMatchObject({ code: -32002, message: expect.stringContaining(`Resource ${uri} not found`) });
+    for (const uri of [
+      'svc://search/nothing',
+      'svc://translation/language-pairs/',
+      'svc://translation/language-pairs/ko/en',
+    ]) {
+      await expect(h.client.readResource({ uri })).rejects.toMatchObject({
+        code: -32002,
+        message: expect.stringContaining(`Resource ${uri} not found`),
+      });
     }
   });
 
@@ -279,7 +324,8 @@ describe('resource template svc://translation/language-pairs/{source}', () => {
   });
 
   it('completes nothing for a fixed resource, and refuses a template it does not have', async () => {
-    const complete = (uri: string) => h.client.complete({ ref: { type: 'ref/resource', uri }, argument: { name: 'source', value: '' } });
+    const complete = (uri: string) =>
+      h.client.complete({ ref: { type: 'ref/resource', uri }, argument: { name: 'source', value: '' } });
     expect((await complete('svc://search/tokenizer-languages')).completion.values).toEqual([]);
     await expect(complete('svc://nothing/{x}')).rejects.toThrow(/Resource template svc:\/\/nothing\/\{x\} not found/);
   });

@@ -65,7 +65,10 @@ function expectedRejections(): { converter: string; tool: string; reason: string
   const page = readFileSync('docs/tools.md', 'utf8');
   const block = /<!-- portability:start -->\n([\s\S]*?)<!-- portability:end -->/.exec(page);
   if (!block) throw new Error('docs/tools.md has no portability block');
-  const rows = block[1]!.split('\n').filter((line) => line.startsWith('|')).slice(2);
+  const rows = block[1]!
+    .split('\n')
+    .filter((line) => line.startsWith('|'))
+    .slice(2);
   return rows.map((row) => {
     const match = /^\|\s*`([^`]+)`\s*\|\s*`([^`]+)`[^|]*\|\s*(.*?)\s*\|$/.exec(row);
     if (!match) throw new Error(`unreadable portability row: ${row}`);
@@ -82,7 +85,11 @@ async function startCapture(): Promise<{ url: string; bodies: Map<string, Record
     req.on('end', () => {
       bodies.set(new URL(req.url ?? '/', 'http://capture').pathname, JSON.parse(body) as Record<string, unknown>);
       res.writeHead(400, { 'content-type': 'application/json' });
-      res.end(JSON.stringify({ error: { code: 400, status: 'INVALID_ARGUMENT', type: 'invalid_request_error', message: 'captured' } }));
+      res.end(
+        JSON.stringify({
+          error: { code: 400, status: 'INVALID_ARGUMENT', type: 'invalid_request_error', message: 'captured' },
+        }),
+      );
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -99,7 +106,11 @@ interface Converted {
 type Results = Record<ConverterId, [name: string, converted: Converted][]>;
 
 /** Runs every converter on the listed tools and returns, per converter, what each tool became on the wire. */
-async function convertAll(client: Harness['client'], listed: Tool[], capture: Awaited<ReturnType<typeof startCapture>>): Promise<Results> {
+async function convertAll(
+  client: Harness['client'],
+  listed: Tool[],
+  capture: Awaited<ReturnType<typeof startCapture>>,
+): Promise<Results> {
   const sent = (path: string) => {
     const body = capture.bodies.get(path);
     if (!body) throw new Error(`nothing was sent to ${path}`);
@@ -127,8 +138,16 @@ async function convertAll(client: Harness['client'], listed: Tool[], capture: Aw
   });
   setSensitiveDataLoggingEnabled(true);
   try {
-    const runner = new Runner({ modelProvider: new OpenAIProvider({ apiKey: 'test', baseURL: capture.url }), tracingDisabled: true });
-    const agent = new Agent({ name: 'portability', model: 'gpt-4.1', mcpServers: [server], mcpConfig: { convertSchemasToStrict: true } });
+    const runner = new Runner({
+      modelProvider: new OpenAIProvider({ apiKey: 'test', baseURL: capture.url }),
+      tracingDisabled: true,
+    });
+    const agent = new Agent({
+      name: 'portability',
+      model: 'gpt-4.1',
+      mcpServers: [server],
+      mcpConfig: { convertSchemasToStrict: true },
+    });
     await expect(runner.run(agent, 'hi')).rejects.toThrow(/captured/);
   } finally {
     setSensitiveDataLoggingEnabled(false);
@@ -136,38 +155,55 @@ async function convertAll(client: Harness['client'], listed: Tool[], capture: Aw
   }
   const openaiTools = sent('/responses').tools as { name: string; parameters: JsonSchema; strict: boolean }[];
   const nonStrictReasons = warnings.filter((line) => line.includes('strict mode'));
-  const openai = openaiTools.map(
-    (t): [string, Converted] => [t.name, { schema: t.parameters, ...(t.strict ? {} : { rejected: nonStrictReasons.shift() ?? 'not strict' }) }],
-  );
+  const openai = openaiTools.map((t): [string, Converted] => [
+    t.name,
+    { schema: t.parameters, ...(t.strict ? {} : { rejected: nonStrictReasons.shift() ?? 'not strict' }) },
+  ]);
 
   // Google GenAI: mcpToTool on the MCP client, in generateContent. The same tools given as `parameters` instead go
   // through the SDK's conversion to Gemini's Schema.
   const ai = new GoogleGenAI({ apiKey: 'test', httpOptions: { baseUrl: capture.url } });
   const model = 'gemini-2.5-flash';
   const path = `/v1beta/models/${model}:generateContent`;
-  await expect(ai.models.generateContent({ model, contents: 'hi', config: { tools: [mcpToTool(client)] } })).rejects.toThrow(/captured/);
-  const geminiMcp = declarations(sent(path)).map((d): [string, Converted] => [d.name, { schema: d.parametersJsonSchema! }]);
+  await expect(
+    ai.models.generateContent({ model, contents: 'hi', config: { tools: [mcpToTool(client)] } }),
+  ).rejects.toThrow(/captured/);
+  const geminiMcp = declarations(sent(path)).map((d): [string, Converted] => [
+    d.name,
+    { schema: d.parametersJsonSchema! },
+  ]);
   // The SDK takes JSON Schema there too (lower-case types, no $schema) and converts it; only its type says Schema.
   const functionDeclarations = listed.map((t) => ({
     name: t.name,
     description: t.description,
     parameters: t.inputSchema as unknown as Schema,
   }));
-  await expect(ai.models.generateContent({ model, contents: 'hi', config: { tools: [{ functionDeclarations }] } })).rejects.toThrow(/captured/);
+  await expect(
+    ai.models.generateContent({ model, contents: 'hi', config: { tools: [{ functionDeclarations }] } }),
+  ).rejects.toThrow(/captured/);
   const geminiSchema = declarations(sent(path)).map((d): [string, Converted] => {
     const unknown = unknownSchemaFields(d.parameters!);
-    return [d.name, { schema: d.parameters!, ...(unknown.length ? { rejected: `Schema has no ${unknown.join(', ')}` } : {}) }];
+    return [
+      d.name,
+      { schema: d.parameters!, ...(unknown.length ? { rejected: `Schema has no ${unknown.join(', ')}` } : {}) },
+    ];
   });
 
   // Anthropic SDK: mcpTools from its MCP helpers, in beta.messages.create (what its toolRunner sends too). The client
   // is wrapped only for the types: the SDK client's callTool result type also has the legacy `toolResult` form.
   const anthropic = new Anthropic({ apiKey: 'test', baseURL: capture.url, maxRetries: 0 });
   const caller = {
-    callTool: async (params: { name: string; arguments?: Record<string, unknown> }) => (await client.callTool(params)) as MCPCallToolResultLike,
+    callTool: async (params: { name: string; arguments?: Record<string, unknown> }) =>
+      (await client.callTool(params)) as MCPCallToolResultLike,
   };
   const messages = [{ role: 'user' as const, content: 'hi' }];
   await expect(
-    anthropic.beta.messages.create({ model: 'claude-sonnet-4-6', max_tokens: 16, messages, tools: mcpTools(listed, caller) }),
+    anthropic.beta.messages.create({
+      model: 'claude-sonnet-4-6',
+      max_tokens: 16,
+      messages,
+      tools: mcpTools(listed, caller),
+    }),
   ).rejects.toThrow(/captured/);
   const anthropicTools = sent('/v1/messages').tools as { name: string; input_schema: JsonSchema }[];
 
@@ -180,9 +216,11 @@ async function convertAll(client: Harness['client'], listed: Tool[], capture: Aw
 }
 
 const declarations = (body: Record<string, unknown>) =>
-  (body.tools as { functionDeclarations: { name: string; parameters?: JsonSchema; parametersJsonSchema?: JsonSchema }[] }[]).flatMap(
-    (tool) => tool.functionDeclarations,
-  );
+  (
+    body.tools as {
+      functionDeclarations: { name: string; parameters?: JsonSchema; parametersJsonSchema?: JsonSchema }[];
+    }[]
+  ).flatMap((tool) => tool.functionDeclarations);
 
 /** Fields of a converted Gemini Schema (and its subschemas) that the Schema type does not have, with their path. */
 function unknownSchemaFields(node: JsonSchema, path = ''): string[] {
@@ -292,7 +330,9 @@ describe('published input schemas through the client libraries', () => {
   it.each(CONVERTERS)('%s: rejects exactly the tools listed in docs/tools.md', (id) => {
     const rejected = results[id].filter(([, c]) => c.rejected);
     const why = rejected.map(([name, c]) => `${name}: ${c.rejected}`).join('\n');
-    const listed = expectedRejections().filter((r) => r.converter === id).map((r) => r.tool);
+    const listed = expectedRejections()
+      .filter((r) => r.converter === id)
+      .map((r) => r.tool);
     expect(rejected.map(([name]) => name).sort(), `rejected:\n${why}`).toEqual(listed.sort());
   });
 

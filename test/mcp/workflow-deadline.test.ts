@@ -27,7 +27,11 @@ afterEach(async () => {
 });
 
 it('ends every call at the flow deadline, named in the error, with the time left in each progress message', async () => {
-  const command = parseCommand([], { SVC_WORKFLOW_TIMEOUT_MS: '1500', SVC_CLIENT_ID: 'client-id-1', SVC_CLIENT_SECRET: 'client-secret-Zq81' });
+  const command = parseCommand([], {
+    SVC_WORKFLOW_TIMEOUT_MS: '1500',
+    SVC_CLIENT_ID: 'client-id-1',
+    SVC_CLIENT_SECRET: 'client-secret-Zq81',
+  });
   if (command.kind !== 'serve') throw new Error('expected serve');
   const config = { ...command.config, serviceUrls: Object.fromEntries(SERVICES.map((s) => [s, ORIGIN])) };
   const deps = { config, upstream: upstreamOf(agent), now: () => Date.now(), requestId: () => 'r', random: () => 0.5 };
@@ -49,7 +53,11 @@ it('ends every call at the flow deadline, named in the error, with the time left
     agent
       .get(ORIGIN)
       .intercept({ path: '/nmt/v1/translation', method: 'POST' })
-      .reply(200, { message: { result: { translatedText: 'x', srcLangType: 'en' } } }, { headers: { 'content-type': 'application/json' } })
+      .reply(
+        200,
+        { message: { result: { translatedText: 'x', srcLangType: 'en' } } },
+        { headers: { 'content-type': 'application/json' } },
+      )
       .delay(600);
   }
   const messages: string[] = [];
@@ -59,7 +67,10 @@ it('ends every call at the flow deadline, named in the error, with the time left
     confirm: () => Promise.reject(new Error('nothing to confirm')),
     progress: async (_done: number, _total: number, message: string) => void messages.push(message),
   };
-  const text = Array.from({ length: 200 }, (_, i) => `Sentence number ${i} talks about the harbour and the hills.`).join(' ');
+  const text = Array.from(
+    { length: 200 },
+    (_, i) => `Sentence number ${i} talks about the harbour and the hills.`,
+  ).join(' ');
   const started = Date.now();
   const call = tool.call({ text, target: 'ko', source: 'en' }, hooks);
   await vi.advanceTimersByTimeAsync(5000);
@@ -71,6 +82,10 @@ it('ends every call at the flow deadline, named in the error, with the time left
   expect((result.content[0] as { text: string }).text).toMatch(
     /^translate_and_summarize failed at step "translate chunk 3 of 3" \[timeout\]: no complete answer from upstream within the call's deadline \(SVC_WORKFLOW_TIMEOUT_MS\)/,
   );
-  expect(messages).toEqual(['translating chunk 1 of 3 (2 s left)', 'translating chunk 2 of 3 (1 s left)', 'translating chunk 3 of 3 (1 s left)']);
+  expect(messages).toEqual([
+    'translating chunk 1 of 3 (2 s left)',
+    'translating chunk 2 of 3 (1 s left)',
+    'translating chunk 3 of 3 (1 s left)',
+  ]);
   expect(Date.now() - started).toBe(5000); // the clock ran on; the call itself ended at the deadline
 });

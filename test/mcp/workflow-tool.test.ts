@@ -29,7 +29,10 @@ const counted = (text: string) => [...text.replace(/<span translate="no">[\s\S]*
 
 /** About 14,000 characters of sentences with a long untranslated span where a naive cut at 5000 would fall. */
 function longArticle(): { text: string; span: string } {
-  const sentences = Array.from({ length: 190 }, (_, i) => `Paragraph sentence ${i} describes the harbour, the trains and the hills. `);
+  const sentences = Array.from(
+    { length: 190 },
+    (_, i) => `Paragraph sentence ${i} describes the harbour, the trains and the hills. `,
+  );
   const span = `<span translate="no">${'Keep this. '.repeat(300)}</span>`;
   const before = sentences.slice(0, 66).join('');
   return { text: `${before}Brand ${span} stays. ${sentences.slice(66).join('')}`.trim(), span };
@@ -43,7 +46,12 @@ describe('translate_and_summarize tool', () => {
     expect(tool.name).toMatch(/^[a-z0-9_]{1,48}$/);
     expect(tool.title).toBeTruthy();
     expect(tool.description).toMatch(/5000/);
-    expect(tool.annotations).toEqual({ readOnlyHint: true, destructiveHint: false, idempotentHint: false, openWorldHint: true });
+    expect(tool.annotations).toEqual({
+      readOnlyHint: true,
+      destructiveHint: false,
+      idempotentHint: false,
+      openWorldHint: true,
+    });
     expect(tool.inputSchema.required).toEqual(['text', 'target']);
     expect(Object.keys(tool.inputSchema.properties ?? {}).sort()).toEqual(
       ['glossaryKey', 'honorific', 'length', 'source', 'target', 'text'].sort(),
@@ -69,19 +77,33 @@ describe('translate_and_summarize tool', () => {
     expect(tokens.output).toBeGreaterThan(0);
     // The text carries what the result holds, for clients that pass only text to the model (issue 18).
     expect(result.content).toEqual([
-      { type: 'text', text: `Summary (Korean):\n${out.summary as string}\n\nTranslation (Korean, 1 translation call):\n${out.translation as string}` },
+      {
+        type: 'text',
+        text: `Summary (Korean):\n${out.summary as string}\n\nTranslation (Korean, 1 translation call):\n${out.translation as string}`,
+      },
     ]);
 
     expect(translations()).toEqual([{ source: 'en', target: 'ko', text: 'Hello. Thank you.' }]);
     const [completion] = completions();
-    expect(completion).toMatchObject({ maxTokens: 300, temperature: 0.3, topP: 0.8, stopBefore: ['###'], includeAiFilters: false });
+    expect(completion).toMatchObject({
+      maxTokens: 300,
+      temperature: 0.3,
+      topP: 0.8,
+      stopBefore: ['###'],
+      includeAiFilters: false,
+    });
     expect(completion!.text).toMatch(/^### Instruction\nSummarize the text below in Korean/);
     expect(completion!.text).toContain(out.translation as string);
-    expect(h.logs.some((l) => l.includes('"tool":"translate_and_summarize"') && l.includes('"outcome":"ok"'))).toBe(true);
+    expect(h.logs.some((l) => l.includes('"tool":"translate_and_summarize"') && l.includes('"outcome":"ok"'))).toBe(
+      true,
+    );
   });
 
   it('reports the detected source language with source auto', async () => {
-    const result = await h.client.callTool({ name: 'translate_and_summarize', arguments: { text: '안녕하세요.', target: 'en' } });
+    const result = await h.client.callTool({
+      name: 'translate_and_summarize',
+      arguments: { text: '안녕하세요.', target: 'en' },
+    });
     expect(result.isError).toBeFalsy();
     expect(result.structuredContent).toMatchObject({ sourceLanguage: 'ko', chunks: 1 });
     expect(translations()[0]).toMatchObject({ source: 'auto', target: 'en' });
@@ -127,16 +149,27 @@ describe('translate_and_summarize tool', () => {
     const span = `<span translate="no">${'n'.repeat(100 - 28)}</span>`;
     const text = `${'가나다라마바사아자. '.repeat(453)}가나다라마바사${span}`;
     expect([...text].length).toBe(5090);
-    const result = await h.client.callTool({ name: 'translate_and_summarize', arguments: { text, target: 'es', source: 'ko' } });
+    const result = await h.client.callTool({
+      name: 'translate_and_summarize',
+      arguments: { text, target: 'es', source: 'ko' },
+    });
     expect(result.isError, JSON.stringify(result.content)).toBeFalsy();
     expect(result.structuredContent).toMatchObject({ chunks: 2 });
-    for (const piece of translations().map((b) => b.text as string)) expect([...piece].length).toBeLessThanOrEqual(5000);
+    for (const piece of translations().map((b) => b.text as string))
+      expect([...piece].length).toBeLessThanOrEqual(5000);
   });
 
   it('translates a 12,000-character ko -> es text full of spans, every piece within the limit', async () => {
-    const sentence = '서울의 <span translate="no">ACME</span> 매장은 <span class="notranslate">ACME Store</span>입니다. ';
-    const text = sentence.repeat(Math.ceil(12_000 / sentence.length)).slice(0, 12_000).trimEnd();
-    const result = await h.client.callTool({ name: 'translate_and_summarize', arguments: { text, target: 'es', source: 'ko' } });
+    const sentence =
+      '서울의 <span translate="no">ACME</span> 매장은 <span class="notranslate">ACME Store</span>입니다. ';
+    const text = sentence
+      .repeat(Math.ceil(12_000 / sentence.length))
+      .slice(0, 12_000)
+      .trimEnd();
+    const result = await h.client.callTool({
+      name: 'translate_and_summarize',
+      arguments: { text, target: 'es', source: 'ko' },
+    });
     expect(result.isError, JSON.stringify(result.content)).toBeFalsy();
     const pieces = translations().map((b) => b.text as string);
     expect(pieces.length).toBe(3);
@@ -151,7 +184,10 @@ describe('translate_and_summarize tool', () => {
   });
 
   it('sends no progress notifications when none were asked for', async () => {
-    const result = await h.client.callTool({ name: 'translate_and_summarize', arguments: { text: 'Hello.', target: 'ko' } });
+    const result = await h.client.callTool({
+      name: 'translate_and_summarize',
+      arguments: { text: 'Hello.', target: 'ko' },
+    });
     expect(result.isError).toBeFalsy();
   });
 
@@ -182,7 +218,9 @@ describe('translate_and_summarize tool', () => {
     expect(translations().length).toBe(soonAfter);
     expect(soonAfter).toBeLessThanOrEqual(2);
     expect(completions()).toHaveLength(0);
-    expect(h.logs.some((l) => l.includes('"tool":"translate_and_summarize"') && l.includes('"outcome":"cancelled"'))).toBe(true);
+    expect(
+      h.logs.some((l) => l.includes('"tool":"translate_and_summarize"') && l.includes('"outcome":"cancelled"')),
+    ).toBe(true);
   });
 
   it('refuses invalid arguments before sending anything', async () => {
@@ -200,7 +238,10 @@ describe('translate_and_summarize tool', () => {
 
   it('names the step that failed', async () => {
     h.sandbox.faults.set(COMPLETE, { status: 500, times: 1 });
-    const summary = await h.client.callTool({ name: 'translate_and_summarize', arguments: { text: 'Hello.', target: 'ko' } });
+    const summary = await h.client.callTool({
+      name: 'translate_and_summarize',
+      arguments: { text: 'Hello.', target: 'ko' },
+    });
     expect(summary.isError).toBe(true);
     expect((summary.content as { text: string }[])[0]!.text).toMatch(/failed at step "summarize" \[upstream_error\]/);
 
@@ -220,7 +261,10 @@ describe('translate_and_summarize result size', () => {
     const small = await connect({ env: { SVC_MAX_RESULT_BYTES: '24000' } });
     try {
       const { text } = longArticle();
-      const result = await small.client.callTool({ name: 'translate_and_summarize', arguments: { text, target: 'ja', source: 'en' } });
+      const result = await small.client.callTool({
+        name: 'translate_and_summarize',
+        arguments: { text, target: 'ja', source: 'en' },
+      });
       expect(result.isError).toBeFalsy();
       expect(Buffer.byteLength(JSON.stringify(result), 'utf8')).toBeLessThanOrEqual(24000);
       const out = result.structuredContent as { translation: string; chunks: number; summary: string };
@@ -233,9 +277,10 @@ describe('translate_and_summarize result size', () => {
         `Summary (Japanese):\n${out.summary}\n\nTranslation (Japanese, 3 translation calls):\n${out.translation}\n\n` +
           words.slice(words.indexOf('Shortened to fit')),
       );
-      const note = /^Shortened to fit SVC_MAX_RESULT_BYTES \(24000 bytes, about 6000 tokens\): translation shows the first (\d) of 3 translated pieces \(source characters 1-(\d+)\)\. To get the rest, translate characters (\d+)-(\d+) of the source text with translation_translate_text\.$/.exec(
-        words.slice(words.indexOf('Shortened to fit')),
-      );
+      const note =
+        /^Shortened to fit SVC_MAX_RESULT_BYTES \(24000 bytes, about 6000 tokens\): translation shows the first (\d) of 3 translated pieces \(source characters 1-(\d+)\)\. To get the rest, translate characters (\d+)-(\d+) of the source text with translation_translate_text\.$/.exec(
+          words.slice(words.indexOf('Shortened to fit')),
+        );
       expect(note, words).not.toBeNull();
       const [kept, end, from, to] = note!.slice(1).map(Number);
       expect(kept).toBeGreaterThan(0);

@@ -117,7 +117,13 @@ describe('API-gateway service (E6, E7)', () => {
 
   it('enforces the E6 rules', async () => {
     const post = (path: string, body: unknown) => call(sb, 'POST', path, { body, timestamp: NOW });
-    for (const body of [{}, { statusCode: 99 }, { statusCode: 600 }, { statusCode: '200' }, { statusCode: 200, responseDescription: 'x'.repeat(2001) }]) {
+    for (const body of [
+      {},
+      { statusCode: 99 },
+      { statusCode: 600 },
+      { statusCode: '200' },
+      { statusCode: 200, responseDescription: 'x'.repeat(2001) },
+    ]) {
       expect((await post(`${RESPONSES}/POST/responses`, body)).status, JSON.stringify(body)).toBe(400);
     }
     expect((await post(`${RESPONSES}/FETCH/responses`, { statusCode: 200 })).status).toBe(400);

@@ -28,10 +28,15 @@ describe('sandbox authentication', () => {
   });
 
   it('refuses a bad signature with the gateway 401 body', async () => {
-    const headers = { ...signatureHeaders(sb, 'GET', '/CloudSearch/real/v1/tokenizer'), 'x-svc-apigw-signature-v2': 'AAAA' };
+    const headers = {
+      ...signatureHeaders(sb, 'GET', '/CloudSearch/real/v1/tokenizer'),
+      'x-svc-apigw-signature-v2': 'AAAA',
+    };
     const res = await call(sb, 'GET', '/CloudSearch/real/v1/tokenizer', { auth: 'none', headers });
     expect(res.status).toBe(401);
-    expect(res.json).toEqual({ error: { errorCode: '200', message: 'Authentication Failed', details: 'signature mismatch' } });
+    expect(res.json).toEqual({
+      error: { errorCode: '200', message: 'Authentication Failed', details: 'signature mismatch' },
+    });
   });
 
   it('refuses a signature made with another secret', async () => {
@@ -84,7 +89,9 @@ describe('sandbox authentication', () => {
   });
 
   it('checks the lower-case key pair of the maps service', async () => {
-    const maps = await call(sb, 'GET', '/map-reversegeocode/v2/gc?coords=127.1054,37.3595&output=json', { auth: 'none' });
+    const maps = await call(sb, 'GET', '/map-reversegeocode/v2/gc?coords=127.1054,37.3595&output=json', {
+      auth: 'none',
+    });
     expect(maps.status).toBe(401);
     expect(maps.json).toEqual(gatewayErrorBody('200'));
   });
@@ -98,10 +105,15 @@ describe('checkAuth', () => {
   it('accepts the text-generation keys and refuses either one wrong or missing', () => {
     const good = { 'x-svc-studio-api-key': c.studioApiKey, 'x-svc-apigw-api-key': c.studioGatewayKey };
     expect(check('studio', good)).toEqual({ ok: true });
-    expect(check('studio', { ...good, 'x-svc-apigw-api-key': 'nope' })).toEqual({ ok: false, reason: 'invalid gateway API key' });
+    expect(check('studio', { ...good, 'x-svc-apigw-api-key': 'nope' })).toEqual({
+      ok: false,
+      reason: 'invalid gateway API key',
+    });
     expect(check('studio', { 'x-svc-apigw-api-key': c.studioGatewayKey })).toMatchObject({ ok: false });
     // The application key pair is not a studio key pair.
-    expect(check('studio', { 'x-svc-apigw-api-key-id': c.clientId, 'x-svc-apigw-api-key': c.clientSecret })).toMatchObject({ ok: false });
+    expect(
+      check('studio', { 'x-svc-apigw-api-key-id': c.clientId, 'x-svc-apigw-api-key': c.clientSecret }),
+    ).toMatchObject({ ok: false });
   });
 
   it('accepts the application key pair for both spellings and refuses a wrong secret', () => {

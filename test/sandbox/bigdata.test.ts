@@ -21,16 +21,26 @@ describe('big-data app service (E9)', () => {
 
   it('says a taken name is not available, with a message', async () => {
     const res = await check({ accountId: ACCOUNT, name: 'spark-etl' });
-    expect(res.json).toEqual({ success: true, availableName: false, message: expect.stringContaining('already in use') });
+    expect(res.json).toEqual({
+      success: true,
+      availableName: false,
+      message: expect.stringContaining('already in use'),
+    });
     // Names are per account.
-    expect((await check({ accountId: 'OtherAccount1', name: 'spark-etl' })).json).toMatchObject({ availableName: true });
+    expect((await check({ accountId: 'OtherAccount1', name: 'spark-etl' })).json).toMatchObject({
+      availableName: true,
+    });
   });
 
   it('explains why a name breaks the rule', async () => {
     for (const name of ['ab', 'a'.repeat(16), 'My-App', '-app', 'app-', 'my--app', 'my_app']) {
       const res = await check({ accountId: ACCOUNT, name });
       expect(res.status, name).toBe(200);
-      expect(res.json, name).toMatchObject({ success: true, availableName: false, message: expect.stringMatching(/\S/) });
+      expect(res.json, name).toMatchObject({
+        success: true,
+        availableName: false,
+        message: expect.stringMatching(/\S/),
+      });
     }
     expect((await check({ accountId: ACCOUNT, name: 'a-b-c' })).json).toMatchObject({ availableName: true });
   });

@@ -16,8 +16,12 @@ const routes = allRoutes().map((r) => `${r.method} ${r.pattern} ${r.auth}`);
 describe('sandbox routes', () => {
   it("are the catalogue's fifteen operations, method, path and auth, E1/E2 once per Region", () => {
     const expected = CATALOGUE.flatMap((op) => {
-      const path = op.path.replace(/\{(\w+)\}/g, (whole, name: string) => (name === 'region' && op.streamingRegion ? whole : `:${name}`));
-      const paths = op.streamingRegion ? Object.values(STREAMING_REGIONS).map((segment) => path.replace('{region}', segment)) : [path];
+      const path = op.path.replace(/\{(\w+)\}/g, (whole, name: string) =>
+        name === 'region' && op.streamingRegion ? whole : `:${name}`,
+      );
+      const paths = op.streamingRegion
+        ? Object.values(STREAMING_REGIONS).map((segment) => path.replace('{region}', segment))
+        : [path];
       return paths.map((p) => `${op.method} ${p} ${op.auth}`);
     });
     expect(routes.sort()).toEqual(expected.sort());
@@ -54,7 +58,9 @@ describe('sandbox source', () => {
     ['gateway error codes', /gatewayError\(\d+, '\d+'|\[\s*'\d{3}', '/],
     ['scanner state', /'SCANNER_STARTING'/],
   ])('restates no %s', (_, restated) => {
-    const found = sandboxSources().filter(([, code]) => restated.test(code)).map(([path]) => path);
+    const found = sandboxSources()
+      .filter(([, code]) => restated.test(code))
+      .map(([path]) => path);
     expect(found).toEqual([]);
   });
 });

@@ -21,7 +21,11 @@ describe('data-catalog service (E8)', () => {
   });
 
   it('refuses ids that are not integers', async () => {
-    for (const [c, s] of [['abc', '2001'], ['1001', '2001.5'], ['1001', '+1']]) {
+    for (const [c, s] of [
+      ['abc', '2001'],
+      ['1001', '2001.5'],
+      ['1001', '+1'],
+    ]) {
       const res = await run(c!, s!);
       expect(res.status, `${c}/${s}`).toBe(400);
       expect(res.json).toEqual(gatewayErrorBody('100'));

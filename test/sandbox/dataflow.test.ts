@@ -3,7 +3,11 @@ import { startSandbox, type Sandbox } from '../../src/sandbox/index.js';
 import { call, gatewayErrorBody } from './sandbox-client.js';
 
 const NOW = Date.parse('2025-04-01T03:04:05Z');
-const condition = { nrn: 'nrn:PUB:DataFlow::2740513:Job/job-orders-daily', scriptPath: 'b/scripts/', logPath: 'b/logs/' };
+const condition = {
+  nrn: 'nrn:PUB:DataFlow::2740513:Job/job-orders-daily',
+  scriptPath: 'b/scripts/',
+  logPath: 'b/logs/',
+};
 
 describe('data-flow service (E4)', () => {
   let sb: Sandbox;
@@ -12,7 +16,8 @@ describe('data-flow service (E4)', () => {
   });
   afterAll(() => sb.close());
 
-  const update = (jobId: string, body: unknown) => call(sb, 'PUT', `/api/v1/jobs/${jobId}/executions`, { body, timestamp: NOW });
+  const update = (jobId: string, body: unknown) =>
+    call(sb, 'PUT', `/api/v1/jobs/${jobId}/executions`, { body, timestamp: NOW });
 
   it('updates the execution options and moves updatedDate', async () => {
     const res = await update('job-orders-daily', { jobCondition: { ...condition, numWorker: 6, timeout: 90 } });
@@ -35,7 +40,11 @@ describe('data-flow service (E4)', () => {
     const job = res.json as { nodes: Record<string, unknown>[] };
     expect(job.nodes.map((n) => n.type)).toEqual(['SOURCE_OBS', 'TRANSFORM_FILTER', 'TARGET_OBS']);
     expect(job.nodes[0]).toMatchObject({ id: 1, parentNodeIds: [], dataType: 'CSV', fieldList: expect.any(Array) });
-    expect(job.nodes[1]).toMatchObject({ parentNodeIds: [1], filterType: 'AND', filterConditionList: [{ operator: 'EQ' }] });
+    expect(job.nodes[1]).toMatchObject({
+      parentNodeIds: [1],
+      filterType: 'AND',
+      filterConditionList: [{ operator: 'EQ' }],
+    });
     expect(job.nodes[2]).toMatchObject({ parentNodeIds: [2], updateType: 'OVERWRITE', bucketName: expect.any(String) });
   });
 

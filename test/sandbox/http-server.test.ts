@@ -77,7 +77,10 @@ describe('sandbox HTTP server', () => {
   });
 
   it('refuses a body of an unsupported content type', async () => {
-    const res = await call(sb, 'POST', '/api/v2/apps/checkAvailableName', { rawBody: 'hello', contentType: 'text/plain' });
+    const res = await call(sb, 'POST', '/api/v2/apps/checkAvailableName', {
+      rawBody: 'hello',
+      contentType: 'text/plain',
+    });
     expect(res.status).toBe(400);
   });
 

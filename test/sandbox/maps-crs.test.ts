@@ -104,11 +104,14 @@ describe('sandbox CRS conversion: SVC:2048 (UTM-K with the spec parameters)', ()
     expect(lat).toBeCloseTo(38, 10);
   });
 
-  it.each([33.2, 35, 36.5, 37.5, 39, 43])('on the central meridian at %f°N: x = FE, y = FN + k0·(M(φ) − M(φ0))', (lat) => {
-    const [x, y] = crs.fromWgs84('SVC:2048', [127.5, lat]);
-    expect(x).toBeCloseTo(UTMK.fe, 6);
-    expect(y).toBeCloseTo(UTMK.fn + UTMK.k0 * (meridianArc(lat) - meridianArc(UTMK.lat0)), 3);
-  });
+  it.each([33.2, 35, 36.5, 37.5, 39, 43])(
+    'on the central meridian at %f°N: x = FE, y = FN + k0·(M(φ) − M(φ0))',
+    (lat) => {
+      const [x, y] = crs.fromWgs84('SVC:2048', [127.5, lat]);
+      expect(x).toBeCloseTo(UTMK.fe, 6);
+      expect(y).toBeCloseTo(UTMK.fn + UTMK.k0 * (meridianArc(lat) - meridianArc(UTMK.lat0)), 3);
+    },
+  );
 
   it.each([
     ['Seoul City Hall', 126.97843, 37.56668],
@@ -146,7 +149,8 @@ describe('sandbox CRS conversion: SVC:2048 (UTM-K with the spec parameters)', ()
 
 describe("proj4's transverse Mercator against a published example", () => {
   it('EPSG Guidance Note 7-2 (British National Grid): 50°30′N 0°30′E -> E 577274.99, N 69740.50', () => {
-    const osgb = '+proj=tmerc +lat_0=49 +lon_0=-2 +k=0.9996012717 +x_0=400000 +y_0=-100000 +ellps=airy +units=m +no_defs';
+    const osgb =
+      '+proj=tmerc +lat_0=49 +lon_0=-2 +k=0.9996012717 +x_0=400000 +y_0=-100000 +ellps=airy +units=m +no_defs';
     const [x, y] = proj4('+proj=longlat +ellps=airy +no_defs', osgb, [0.5, 50.5]);
     expect(Math.abs(x! - 577274.99)).toBeLessThan(0.02);
     expect(Math.abs(y! - 69740.5)).toBeLessThan(0.02);
@@ -156,9 +160,19 @@ describe("proj4's transverse Mercator against a published example", () => {
 describe('sandbox E5: sourcecrs and targetcrs', () => {
   const ctx = { now: () => 0 };
   async function gc(query: string) {
-    const req: SandboxRequest = { method: 'GET', rawUri: `/gc?${query}`, params: {}, query: new URLSearchParams(query), headers: {}, body: undefined };
+    const req: SandboxRequest = {
+      method: 'GET',
+      rawUri: `/gc?${query}`,
+      params: {},
+      query: new URLSearchParams(query),
+      headers: {},
+      body: undefined,
+    };
     const res = await mapsRoutes()[0]!.handle(req, ctx);
-    return res.json as { status: { code: number }; results: { region: Record<string, { coords: { center: { crs: string; x: number; y: number } } }> }[] };
+    return res.json as {
+      status: { code: number };
+      results: { region: Record<string, { coords: { center: { crs: string; x: number; y: number } } }> }[];
+    };
   }
 
   it('reads sourcecrs EPSG:3857 and SVC:2048 input (converted independently here)', async () => {

@@ -118,7 +118,9 @@ describe('sandbox E5 reverse geocoding: orders', () => {
   });
 
   it('accepts codes in lower case and ignores request=coordsToaddr', async () => {
-    const answer = await json(`request=coordsToaddr&coords=${CITY_HALL}&sourcecrs=epsg:4326&targetcrs=epsg:4326&orders=LegalCode`);
+    const answer = await json(
+      `request=coordsToaddr&coords=${CITY_HALL}&sourcecrs=epsg:4326&targetcrs=epsg:4326&orders=LegalCode`,
+    );
     expect(answer.results.map((r) => r.name)).toEqual(['legalcode']);
   });
 });
@@ -223,7 +225,7 @@ describe('sandbox E5 reverse geocoding: output formats', () => {
   });
 
   it('escapes XML text', () => {
-    expect(toXml({ a: '<&>"\'', b: [] , c: { d: 1 } })).toBe(
+    expect(toXml({ a: '<&>"\'', b: [], c: { d: 1 } })).toBe(
       '<?xml version="1.0" encoding="UTF-8"?>\n<response>\n  <a>&lt;&amp;&gt;&quot;&apos;</a>\n  <b/>\n  <c>\n    <d>1</d>\n  </c>\n</response>\n',
     );
   });

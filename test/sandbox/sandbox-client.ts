@@ -28,7 +28,12 @@ export interface CallResult {
   json: unknown;
 }
 
-export function signatureHeaders(sb: Sandbox, method: string, uri: string, timestamp = Date.now()): Record<string, string> {
+export function signatureHeaders(
+  sb: Sandbox,
+  method: string,
+  uri: string,
+  timestamp = Date.now(),
+): Record<string, string> {
   const ts = String(timestamp);
   const message = `${method} ${uri}\n${ts}\n${sb.credentials.accessKey}`;
   return {
@@ -45,7 +50,10 @@ function authHeaders(sb: Sandbox, auth: Auth, method: string, uri: string, times
     case 'app-key':
       return { 'X-SVC-APIGW-API-KEY-ID': sb.credentials.clientId, 'X-SVC-APIGW-API-KEY': sb.credentials.clientSecret };
     case 'studio':
-      return { 'X-SVC-STUDIO-API-KEY': sb.credentials.studioApiKey, 'X-SVC-APIGW-API-KEY': sb.credentials.studioGatewayKey };
+      return {
+        'X-SVC-STUDIO-API-KEY': sb.credentials.studioApiKey,
+        'X-SVC-APIGW-API-KEY': sb.credentials.studioGatewayKey,
+      };
     case 'none':
       return {};
   }

@@ -7,7 +7,9 @@ const section = (name: string) => ({ name, docProperties: [{ type: 'string', nam
 const index = (name: string, sectionName: string, processor = KOREAN) => ({
   name,
   documentTermWeight: 'sum_wgt',
-  buildInfos: [{ name: `${sectionName}_build`, sections: [sectionName], sectionTermWeight: '1.0', indexProcessors: [processor] }],
+  buildInfos: [
+    { name: `${sectionName}_build`, sections: [sectionName], sectionTermWeight: '1.0', indexProcessors: [processor] },
+  ],
 });
 
 /** The products domain's fixture schema, as a client would resend it. */

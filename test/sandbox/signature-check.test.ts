@@ -30,14 +30,22 @@ describe('verifyGatewaySignature (the sandbox side)', () => {
     expect(verifyGatewaySignature(headers, v.method, v.uri, keys, at + 301_000).ok).toBe(false);
   });
   it('refuses another URI (e.g. the decoded one)', () => {
-    expect(verifyGatewaySignature(headers, v.method, '/api/v1/products?productName=한글 상품', keys, at).ok).toBe(false);
+    expect(verifyGatewaySignature(headers, v.method, '/api/v1/products?productName=한글 상품', keys, at).ok).toBe(
+      false,
+    );
   });
   it('refuses a 10-digit (seconds) timestamp', () => {
-    expect(verifyGatewaySignature({ ...headers, 'x-svc-apigw-timestamp': '1712345678' }, v.method, v.uri, keys, at).ok).toBe(false);
+    expect(
+      verifyGatewaySignature({ ...headers, 'x-svc-apigw-timestamp': '1712345678' }, v.method, v.uri, keys, at).ok,
+    ).toBe(false);
   });
   it('refuses a signature that differs in one character, and another access key', () => {
     const flipped = `${v.signature.slice(0, -2)}A=`;
-    expect(verifyGatewaySignature({ ...headers, 'x-svc-apigw-signature-v2': flipped }, v.method, v.uri, keys, at).ok).toBe(false);
-    expect(verifyGatewaySignature({ ...headers, 'x-svc-iam-access-key': 'OTHER' }, v.method, v.uri, keys, at).ok).toBe(false);
+    expect(
+      verifyGatewaySignature({ ...headers, 'x-svc-apigw-signature-v2': flipped }, v.method, v.uri, keys, at).ok,
+    ).toBe(false);
+    expect(verifyGatewaySignature({ ...headers, 'x-svc-iam-access-key': 'OTHER' }, v.method, v.uri, keys, at).ok).toBe(
+      false,
+    );
   });
 });

@@ -37,7 +37,14 @@ describe('streaming service (E1, E2)', () => {
     expect(first.status).toBe(200);
     expect(first.page).toMatchObject({ code: 0, message: 'SUCCESS' });
     expect(first.page.requestId).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
-    expect(first.page.result).toMatchObject({ currentPage: 1, isFirst: true, isLast: false, pageSize: 10, totalCount: 23, totalPage: 3 });
+    expect(first.page.result).toMatchObject({
+      currentPage: 1,
+      isFirst: true,
+      isLast: false,
+      pageSize: 10,
+      totalCount: 23,
+      totalPage: 3,
+    });
     expect(first.page.result.kafkaConfigGroupList).toHaveLength(10);
 
     const second = await list('v1', { kafkaVersionCode: 2080100, pageNo: 2, pageSize: 10 });
@@ -59,7 +66,10 @@ describe('streaming service (E1, E2)', () => {
     const codes = page.result.kafkaConfigGroupList.map((g) => g.kafkaVersionCode);
     expect(codes).toContain('2080100');
     expect(codes).toContain(2080100);
-    expect(page.result.kafkaConfigGroupList[0]).toMatchObject({ kafkaVersion: '2.8.1', permission: expect.any(String) });
+    expect(page.result.kafkaConfigGroupList[0]).toMatchObject({
+      kafkaVersion: '2.8.1',
+      permission: expect.any(String),
+    });
   });
 
   it('serves each Region from its own prefix with its own fixtures', async () => {
@@ -70,7 +80,12 @@ describe('streaming service (E1, E2)', () => {
   });
 
   it('enforces the body rules', async () => {
-    for (const body of [{}, { kafkaVersionCode: '2080100' }, { kafkaVersionCode: 2080100, pageNo: 0 }, { kafkaVersionCode: 2080100, pageSize: 1.5 }]) {
+    for (const body of [
+      {},
+      { kafkaVersionCode: '2080100' },
+      { kafkaVersionCode: 2080100, pageNo: 0 },
+      { kafkaVersionCode: 2080100, pageSize: 1.5 },
+    ]) {
       const res = await call(sb, 'POST', LIST('v1'), { body });
       expect(res.status, JSON.stringify(body)).toBe(400);
       expect(res.json).toEqual(gatewayErrorBody('100'));

@@ -6,7 +6,10 @@ import type { SandboxRequest, SandboxResponse } from '../../src/sandbox/types.js
 
 const ctx = { now: () => 0 };
 
-async function complete(body: unknown, opts: { model?: string; headers?: Record<string, string> } = {}): Promise<SandboxResponse> {
+async function complete(
+  body: unknown,
+  opts: { model?: string; headers?: Record<string, string> } = {},
+): Promise<SandboxResponse> {
   const [route] = textgenRoutes();
   const model = opts.model ?? 'LK-D2';
   const req: SandboxRequest = {
@@ -140,13 +143,22 @@ describe('sandbox E12 completions: generation controls', () => {
   });
 
   it('is deterministic: the same request gives the same answer', async () => {
-    const body = { text: LONG, temperature: 0.9, topK: 4, topP: 0.95, repeatPenalty: 1.5, maxTokens: 60, includeTokens: true };
+    const body = {
+      text: LONG,
+      temperature: 0.9,
+      topK: 4,
+      topP: 0.95,
+      repeatPenalty: 1.5,
+      maxTokens: 60,
+      includeTokens: true,
+    };
     expect(await ok(body)).toEqual(await ok(body));
   });
 
   it('lets temperature and the sampling controls change the text', async () => {
     const texts = new Set<string>();
-    for (const temperature of [0.1, 0.3, 0.5, 0.7, 1]) texts.add((await ok({ text: LONG, temperature, maxTokens: 40 })).text);
+    for (const temperature of [0.1, 0.3, 0.5, 0.7, 1])
+      texts.add((await ok({ text: LONG, temperature, maxTokens: 40 })).text);
     expect(texts.size).toBeGreaterThan(1);
   });
 });
@@ -270,16 +282,18 @@ describe('sandbox E12 completions: a summarising prompt gets an extractive, mark
 
   it('keeps CJK sentences as written, across line breaks, and says when it has fewer than asked', async () => {
     const prompt = summaryPrompt('東京は日本の首都です。\n人口は多いです！', 'Japanese', 'long');
-    expect((await generated(prompt)).generated).toBe('[simulated summary: first 2 sentences of the input] 東京は日本の首都です。人口は多いです！');
+    expect((await generated(prompt)).generated).toBe(
+      '[simulated summary: first 2 sentences of the input] 東京は日本の首都です。人口は多いです！',
+    );
   });
 
   it('reads a plain instruction: the count in words or digits, the text after the colon or the first line', async () => {
     expect((await generated('Summarize in one sentence: The cat sat. The dog ran. The bird flew.')).generated).toBe(
       ' [simulated summary: first sentence of the input] The cat sat.',
     );
-    expect((await generated('Summarise this in 2 to 3 sentences:\nThe cat sat.\nThe dog ran. The bird flew.')).generated).toBe(
-      ' [simulated summary: first 2 sentences of the input] The cat sat. The dog ran.',
-    );
+    expect(
+      (await generated('Summarise this in 2 to 3 sentences:\nThe cat sat.\nThe dog ran. The bird flew.')).generated,
+    ).toBe(' [simulated summary: first 2 sentences of the input] The cat sat. The dog ran.');
     // No count given: three sentences.
     expect((await generated('Please write a summary of the text below.\nA b. C d. E f. G h.')).generated).toBe(
       ' [simulated summary: first 3 sentences of the input] A b. C d. E f.',
@@ -293,12 +307,16 @@ describe('sandbox E12 completions: a summarising prompt gets an extractive, mark
     expect(cut.outputTokens).toEqual(['[', 'simulated', ' summary', ':', ' first']);
     const stopped = await generated(prompt, { stopBefore: ['한강'] });
     expect(stopped.stopReason).toBe('stop_before');
-    expect(stopped.generated).toBe(`[simulated summary: first 8 sentences of the input] ${KOREAN.slice(0, 2).join(' ')} `);
+    expect(stopped.generated).toBe(
+      `[simulated summary: first 8 sentences of the input] ${KOREAN.slice(0, 2).join(' ')} `,
+    );
     expect(await ok({ text: prompt, includeTokens: true })).toEqual(await ok({ text: prompt, includeTokens: true }));
   });
 
   it('leaves other prompts to the generator (a summary needs a text to summarise)', async () => {
-    expect((await generated('Summarize the benefits of cloud migration.')).generated).not.toContain('[simulated summary');
+    expect((await generated('Summarize the benefits of cloud migration.')).generated).not.toContain(
+      '[simulated summary',
+    );
     expect((await generated(SHORT)).generated).not.toContain('[simulated summary');
   });
 

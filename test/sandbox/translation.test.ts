@@ -18,7 +18,12 @@ async function translate(body: unknown): Promise<SandboxResponse> {
 }
 
 interface Ok {
-  message: { '@type': string; '@service': string; '@version': string; result: { srcLangType: string; tarLangType: string; translatedText: string } };
+  message: {
+    '@type': string;
+    '@service': string;
+    '@version': string;
+    result: { srcLangType: string; tarLangType: string; translatedText: string };
+  };
 }
 async function ok(body: unknown) {
   const res = await translate(body);
@@ -36,7 +41,9 @@ async function error(body: unknown) {
 describe('sandbox E3 translation: route and envelope', () => {
   it('serves POST /nmt/v1/translation with the upper-case application key pair', () => {
     const routes = translationRoutes();
-    expect(routes.map((r) => [r.method, r.pattern, r.auth])).toEqual([['POST', '/nmt/v1/translation', 'app-key-upper']]);
+    expect(routes.map((r) => [r.method, r.pattern, r.auth])).toEqual([
+      ['POST', '/nmt/v1/translation', 'app-key-upper'],
+    ]);
   });
 
   it('answers in the message/result envelope with a neutral service name', async () => {
@@ -63,7 +70,9 @@ describe('sandbox E3 translation: phrasebook and pseudo-translation', () => {
     expect((await ok({ source: 'en', target: 'zh-CN', text: 'The meeting starts at 3 p.m.' })).translatedText).toBe(
       '会议下午三点开始。',
     );
-    expect((await ok({ source: 'en', target: 'fr', text: 'where is the station' })).translatedText).toBe('Où est la gare ?');
+    expect((await ok({ source: 'en', target: 'fr', text: 'where is the station' })).translatedText).toBe(
+      'Où est la gare ?',
+    );
   });
 
   // Issue 18: the mark says in words that the text is not a translation (a language tag read like one).
@@ -72,7 +81,8 @@ describe('sandbox E3 translation: phrasebook and pseudo-translation', () => {
       '[not translated by the sandbox: no phrasebook entry] The quarterly report is late.',
     );
     expect(
-      (await ok({ source: 'en', target: 'ko', text: 'Hello. The report is late. It needs review. Thank you.' })).translatedText,
+      (await ok({ source: 'en', target: 'ko', text: 'Hello. The report is late. It needs review. Thank you.' }))
+        .translatedText,
     ).toBe('안녕. [not translated by the sandbox: no phrasebook entry] The report is late. It needs review. 고마워.');
   });
 
@@ -162,18 +172,20 @@ describe('sandbox E3 translation: request checks', () => {
 
 describe('sandbox E3 translation: honorific (rule 4)', () => {
   it('uses polite Korean and Japanese forms when asked', async () => {
-    const ko = (await ok({ source: 'en', target: 'ko', text: 'Where is the station?', honorific: true })).translatedText;
+    const ko = (await ok({ source: 'en', target: 'ko', text: 'Where is the station?', honorific: true }))
+      .translatedText;
     expect(ko).toBe('역은 어디에 있나요?');
     expect(ko).toMatch(/(요|습니다|니다)[.?!]?$/u);
-    expect((await ok({ source: 'zh-CN', target: 'ko', text: '会议下午三点开始。', honorific: true })).translatedText).toBe(
-      '회의는 오후 3시에 시작합니다.',
-    );
+    expect(
+      (await ok({ source: 'zh-CN', target: 'ko', text: '会议下午三点开始。', honorific: true })).translatedText,
+    ).toBe('회의는 오후 3시에 시작합니다.');
     expect((await ok({ source: 'ko', target: 'ja', text: '고마워.', honorific: true })).translatedText).toBe(
       'ありがとうございます。',
     );
-    expect((await ok({ source: 'en', target: 'ja', text: 'Please send me the meeting materials.', honorific: true })).translatedText).toBe(
-      '会議の資料を送ってください。',
-    );
+    expect(
+      (await ok({ source: 'en', target: 'ja', text: 'Please send me the meeting materials.', honorific: true }))
+        .translatedText,
+    ).toBe('会議の資料を送ってください。');
   });
 
   it('uses the plain forms by default', async () => {
@@ -182,7 +194,9 @@ describe('sandbox E3 translation: honorific (rule 4)', () => {
 
   it('refuses honorific on a direction outside rule 4 (N2MT09), but not honorific false', async () => {
     expect((await error({ source: 'ko', target: 'en', text: '안녕', honorific: true })).errorCode).toBe('N2MT09');
-    expect((await error({ source: 'ja', target: 'zh-CN', text: 'ありがとう', honorific: true })).errorCode).toBe('N2MT09');
+    expect((await error({ source: 'ja', target: 'zh-CN', text: 'ありがとう', honorific: true })).errorCode).toBe(
+      'N2MT09',
+    );
     expect((await error({ source: 'auto', target: 'en', text: '안녕', honorific: true })).errorCode).toBe('N2MT09');
     expect((await ok({ source: 'ko', target: 'en', text: '안녕.', honorific: false })).translatedText).toBe('Hello.');
   });
@@ -204,7 +218,9 @@ describe('sandbox E3 translation: untranslated spans (rule 5) and the 5000-chara
     const e = await error({ source: 'en', target: 'ko', text: `${'a'.repeat(5001)}<span translate="no">b</span>` });
     expect(e.errorCode).toBe('N2MT08');
     expect(e.errorMessage).toContain('5001');
-    expect((await ok({ source: 'en', target: 'ko', text: 'a'.repeat(5000) })).translatedText).toContain('[not translated by the sandbox: no phrasebook entry]');
+    expect((await ok({ source: 'en', target: 'ko', text: 'a'.repeat(5000) })).translatedText).toContain(
+      '[not translated by the sandbox: no phrasebook entry]',
+    );
   });
 
   it('counts spans on pairs that do not support them (en -> es)', async () => {
@@ -230,7 +246,12 @@ describe('sandbox E3 translation: glossaryKey and replaceInfo (rules 1-3)', () =
     expect(result.translatedText).toBe(
       '[not translated by the sandbox: no phrasebook entry] サンドボックスクラウド stores files in オブジェクトストレージ behind an APIゲートウェイ.',
     );
-    const reverse = await ok({ source: 'ko', target: 'en', text: '샌드박스 클라우드를 씁니다.', glossaryKey: 'sandbox-glossary' });
+    const reverse = await ok({
+      source: 'ko',
+      target: 'en',
+      text: '샌드박스 클라우드를 씁니다.',
+      glossaryKey: 'sandbox-glossary',
+    });
     expect(reverse.translatedText).toBe('[not translated by the sandbox: no phrasebook entry] Sandbox Cloud를 씁니다.');
   });
 
@@ -243,7 +264,9 @@ describe('sandbox E3 translation: glossaryKey and replaceInfo (rules 1-3)', () =
 
   it('refuses an unknown glossaryKey (N2MT07) and glossaries on pairs outside rule 3 (N2MT06)', async () => {
     expect((await error({ source: 'en', target: 'ja', text: 'Hi.', glossaryKey: 'nope' })).errorCode).toBe('N2MT07');
-    expect((await error({ source: 'en', target: 'de', text: 'Hi.', glossaryKey: 'sandbox-glossary' })).errorCode).toBe('N2MT06');
+    expect((await error({ source: 'en', target: 'de', text: 'Hi.', glossaryKey: 'sandbox-glossary' })).errorCode).toBe(
+      'N2MT06',
+    );
     expect((await error({ source: 'ko', target: 'ru', text: '안녕', replaceInfo: '[]' })).errorCode).toBe('N2MT06');
   });
 
@@ -259,12 +282,24 @@ describe('sandbox E3 translation: glossaryKey and replaceInfo (rules 1-3)', () =
   });
 
   it('refuses replaceInfo it cannot read (N2MT07)', async () => {
-    expect((await error({ source: 'en', target: 'ja', text: 'Hi.', replaceInfo: 'not json' })).errorCode).toBe('N2MT07');
-    expect((await error({ source: 'en', target: 'ja', text: 'Hi.', replaceInfo: '[{"replaceStr":"x"}]' })).errorCode).toBe('N2MT07');
+    expect((await error({ source: 'en', target: 'ja', text: 'Hi.', replaceInfo: 'not json' })).errorCode).toBe(
+      'N2MT07',
+    );
+    expect(
+      (await error({ source: 'en', target: 'ja', text: 'Hi.', replaceInfo: '[{"replaceStr":"x"}]' })).errorCode,
+    ).toBe('N2MT07');
   });
 
   it('does not make glossary terms polite (rule 2)', async () => {
-    const result = await ok({ source: 'en', target: 'ko', text: 'Thank you. We use the API gateway.', honorific: true, glossaryKey: 'sandbox-glossary' });
-    expect(result.translatedText).toBe('감사합니다. [not translated by the sandbox: no phrasebook entry] We use the API 게이트웨이.');
+    const result = await ok({
+      source: 'en',
+      target: 'ko',
+      text: 'Thank you. We use the API gateway.',
+      honorific: true,
+      glossaryKey: 'sandbox-glossary',
+    });
+    expect(result.translatedText).toBe(
+      '감사합니다. [not translated by the sandbox: no phrasebook entry] We use the API 게이트웨이.',
+    );
   });
 });

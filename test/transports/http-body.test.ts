@@ -4,7 +4,8 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { invalidBody, readJsonBody, type BodyResult } from '../../src/transports/http-body.js';
 
 /** A request body the test writes by hand. */
-const body = (headers: Record<string, string> = {}) => Object.assign(new PassThrough(), { headers }) as PassThrough & IncomingMessage;
+const body = (headers: Record<string, string> = {}) =>
+  Object.assign(new PassThrough(), { headers }) as PassThrough & IncomingMessage;
 
 describe('readJsonBody deadline (unit, fake timers)', () => {
   beforeEach(() => void vi.useFakeTimers());
@@ -46,10 +47,16 @@ describe('invalidBody (unit)', () => {
   });
 
   it('refuses batches from 2025-06-18 on; checks each message of one under earlier versions (no header: 2025-03-26)', () => {
-    for (const version of ['2025-06-18', '2025-11-25']) expect(invalidBody([ping], version)?.message, version).toMatch(/batches are not supported/);
-    for (const version of ['2025-03-26', '2024-11-05', undefined]) expect(invalidBody([ping, { ...ping, id: 'b' }], version), version).toBeUndefined();
+    for (const version of ['2025-06-18', '2025-11-25'])
+      expect(invalidBody([ping], version)?.message, version).toMatch(/batches are not supported/);
+    for (const version of ['2025-03-26', '2024-11-05', undefined])
+      expect(invalidBody([ping, { ...ping, id: 'b' }], version), version).toBeUndefined();
     expect(invalidBody([], '2025-03-26')).toEqual({ code: -32600, message: 'Invalid Request: an empty batch' });
-    expect(invalidBody([ping, { ...ping, id: {} }], undefined)?.message).toMatch(/"id" must be .*\(message 2 of the batch\)$/);
-    expect(invalidBody([ping, [ping]], '2025-03-26')?.message).toMatch(/batches are not supported.*\(message 2 of the batch\)$/);
+    expect(invalidBody([ping, { ...ping, id: {} }], undefined)?.message).toMatch(
+      /"id" must be .*\(message 2 of the batch\)$/,
+    );
+    expect(invalidBody([ping, [ping]], '2025-03-26')?.message).toMatch(
+      /batches are not supported.*\(message 2 of the batch\)$/,
+    );
   });
 });

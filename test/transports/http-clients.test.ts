@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { AUTH_BACKOFF, FailureBackoff, clientAddress, clientKey, parseAddressOrBlock, trustedProxies } from '../../src/transports/http-clients.js';
+import {
+  AUTH_BACKOFF,
+  FailureBackoff,
+  clientAddress,
+  clientKey,
+  parseAddressOrBlock,
+  trustedProxies,
+} from '../../src/transports/http-clients.js';
 
 /** A request as clientAddress sees it: the peer and the headers. */
 const request = (peer: string, forwardedFor?: string | string[]) => ({

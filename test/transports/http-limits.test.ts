@@ -21,13 +21,18 @@ function config(env: Record<string, string> = {}, flags: string[] = []): Config 
 
 const tinyServer: ServerFactory = () => {
   const server = new McpServer({ name: 'limits-test', version: '0.0.0' });
-  server.registerTool('echo', { description: 'Says ok', inputSchema: z.object({}) }, () => ({ content: [{ type: 'text', text: 'ok' }] }));
+  server.registerTool('echo', { description: 'Says ok', inputSchema: z.object({}) }, () => ({
+    content: [{ type: 'text', text: 'ok' }],
+  }));
   return server.server;
 };
 
 const handles: HttpServerHandle[] = [];
 const logs: string[] = [];
-async function start(env: Record<string, string>, options: { create?: ServerFactory; now?: () => number; graceMs?: number } = {}): Promise<HttpServerHandle> {
+async function start(
+  env: Record<string, string>,
+  options: { create?: ServerFactory; now?: () => number; graceMs?: number } = {},
+): Promise<HttpServerHandle> {
   const handle = await startHttpServer(options.create ?? tinyServer, config(env), {
     log: (line) => logs.push(line),
     onSignal: () => {},
@@ -46,7 +51,10 @@ afterEach(async () => {
 describe('failed token attempts', () => {
   it('after 5 wrong tokens an address is refused with 429 and Retry-After, for a time that grows; others are not', async () => {
     const clock = { now: 1_000_000 };
-    const handle = await start({ SVC_MCP_AUTH_TOKEN: TOKEN, SVC_MCP_TRUSTED_PROXIES: '127.0.0.1' }, { now: () => clock.now });
+    const handle = await start(
+      { SVC_MCP_AUTH_TOKEN: TOKEN, SVC_MCP_TRUSTED_PROXIES: '127.0.0.1' },
+      { now: () => clock.now },
+    );
     const attempt = (client: string | undefined, token: string) =>
       rawRequest(handle.url, {
         headers: { Authorization: `Bearer ${token}`, ...(client ? { 'X-Forwarded-For': client } : {}) },
@@ -74,7 +82,9 @@ describe('failed token attempts', () => {
   it('a missing token is not a guess: no back-off', async () => {
     const handle = await start({ SVC_MCP_AUTH_TOKEN: TOKEN, SVC_MCP_TRUSTED_PROXIES: '127.0.0.1' });
     for (let i = 0; i < 10; i += 1) {
-      expect((await rawRequest(handle.url, { headers: { 'X-Forwarded-For': '203.0.113.5' }, body: INITIALIZE })).status).toBe(401);
+      expect(
+        (await rawRequest(handle.url, { headers: { 'X-Forwarded-For': '203.0.113.5' }, body: INITIALIZE })).status,
+      ).toBe(401);
     }
   });
 });
@@ -137,14 +147,23 @@ describe('slow requests and many connections', () => {
     // The two within the cap are served.
     second.socket.write(`GET /healthz HTTP/1.1\r\nHost: 127.0.0.1:${handle.port}\r\n\r\n`);
     await waitFor(() => second.received().includes('"status":"ok"'), 2_000, 'the health answer');
-    expect(logs.some((l) => l.includes('"event":"connections_refused"') && l.includes('"maxConnections":2'))).toBe(true);
+    expect(logs.some((l) => l.includes('"event":"connections_refused"') && l.includes('"maxConnections":2'))).toBe(
+      true,
+    );
     first.socket.destroy();
     second.socket.destroy();
     let status = 0;
-    await waitFor(() => {
-      void rawRequest(`${handle.url.replace('/mcp', '')}/healthz`, { method: 'GET' }).then((r) => (status = r.status), () => {});
-      return status === 200;
-    }, 2_000, 'a place to free up');
+    await waitFor(
+      () => {
+        void rawRequest(`${handle.url.replace('/mcp', '')}/healthz`, { method: 'GET' }).then(
+          (r) => (status = r.status),
+          () => {},
+        );
+        return status === 200;
+      },
+      2_000,
+      'a place to free up',
+    );
   });
 });
 
@@ -152,14 +171,26 @@ describe('back-pressure', () => {
   const BIG = 16 * 1024 * 1024; // more than the kernel's socket buffers hold, so that the rest waits in the process
   const bigServer: ServerFactory = () => {
     const server = new McpServer({ name: 'limits-test', version: '0.0.0' });
-    server.registerTool('big', { description: 'A large result', inputSchema: z.object({}) }, () => ({ content: [{ type: 'text', text: 'x'.repeat(BIG) }] }));
+    server.registerTool('big', { description: 'A large result', inputSchema: z.object({}) }, () => ({
+      content: [{ type: 'text', text: 'x'.repeat(BIG) }],
+    }));
     return server.server;
   };
 
   async function session(url: string): Promise<Record<string, string>> {
     const init = await rawRequest(url, { body: INITIALIZE });
-    const headers = { 'Mcp-Session-Id': init.headers['mcp-session-id'] as string, 'Mcp-Protocol-Version': '2025-06-18' };
-    expect((await rawRequest(url, { headers, body: JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }) })).status).toBe(202);
+    const headers = {
+      'Mcp-Session-Id': init.headers['mcp-session-id'] as string,
+      'Mcp-Protocol-Version': '2025-06-18',
+    };
+    expect(
+      (
+        await rawRequest(url, {
+          headers,
+          body: JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }),
+        })
+      ).status,
+    ).toBe(202);
     return headers;
   }
 
@@ -171,37 +202,67 @@ describe('back-pressure', () => {
   it('a session whose earlier responses are not read gets 503 with Retry-After for new requests until it reads them', async () => {
     const handle = await start({ SVC_MCP_MAX_UNREAD_BYTES: '65536' }, { create: bigServer });
     const headers = await session(handle.url);
-    const ping = (h = headers) => rawRequest(handle.url, { headers: h, body: JSON.stringify({ jsonrpc: '2.0', id: 7, method: 'ping' }) });
+    const ping = (h = headers) =>
+      rawRequest(handle.url, { headers: h, body: JSON.stringify({ jsonrpc: '2.0', id: 7, method: 'ping' }) });
     expect((await ping()).status).toBe(200);
 
     // A client that asks for a large result and stops reading.
     const stuck = await open(handle.port);
-    const call = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'big', arguments: {} } });
+    const call = JSON.stringify({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'tools/call',
+      params: { name: 'big', arguments: {} },
+    });
     stuck.socket.pause();
     stuck.socket.write(
       `POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:${handle.port}\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\n` +
         `Mcp-Session-Id: ${headers['Mcp-Session-Id']}\r\nMcp-Protocol-Version: 2025-06-18\r\nContent-Length: ${Buffer.byteLength(call)}\r\n\r\n${call}`,
     );
     let refused: Awaited<ReturnType<typeof ping>> | undefined;
-    await waitFor(() => {
-      void ping().then((res) => (refused ??= res.status === 503 ? res : undefined), () => {});
-      return refused !== undefined;
-    }, 5_000, 'new requests of the session to be refused');
+    await waitFor(
+      () => {
+        void ping().then(
+          (res) => (refused ??= res.status === 503 ? res : undefined),
+          () => {},
+        );
+        return refused !== undefined;
+      },
+      5_000,
+      'new requests of the session to be refused',
+    );
     expect(refused!.headers['retry-after']).toBe('1');
-    expect(rpcMessage(refused!.body).error).toMatchObject({ code: -32000, message: expect.stringContaining('SVC_MCP_MAX_UNREAD_BYTES') });
+    expect(rpcMessage(refused!.body).error).toMatchObject({
+      code: -32000,
+      message: expect.stringContaining('SVC_MCP_MAX_UNREAD_BYTES'),
+    });
     expect(logs.some((l) => l.includes('"refused":"backpressure"'))).toBe(true);
     // A notification still passes (a cancellation could free the stream), and other sessions are not affected.
-    expect((await rawRequest(handle.url, { headers, body: JSON.stringify({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 1 } }) })).status).toBe(202);
+    expect(
+      (
+        await rawRequest(handle.url, {
+          headers,
+          body: JSON.stringify({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 1 } }),
+        })
+      ).status,
+    ).toBe(202);
     expect((await ping(await session(handle.url))).status).toBe(200);
 
     // Once the client reads, the session takes requests again.
     stuck.socket.resume();
     await waitFor(() => stuck.received().length > BIG, 10_000, 'the large result to be read');
     let served = false;
-    await waitFor(() => {
-      void ping().then((res) => (served ||= res.status === 200), () => {});
-      return served;
-    }, 5_000, 'the session to take requests again');
+    await waitFor(
+      () => {
+        void ping().then(
+          (res) => (served ||= res.status === 200),
+          () => {},
+        );
+        return served;
+      },
+      5_000,
+      'the session to take requests again',
+    );
     stuck.socket.destroy();
   });
 });

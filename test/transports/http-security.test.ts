@@ -1,29 +1,75 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { bearerChecker, corsHeaders, hostAllowed, hostPolicy, originAllowed } from '../../src/transports/http-security.js';
-import { INITIALIZE, connectClient, rawRequest, rpcMessage, runCli, spawnHttpServer, type HttpServerProcess } from '../helpers/spawn-http.js';
+import {
+  bearerChecker,
+  corsHeaders,
+  hostAllowed,
+  hostPolicy,
+  originAllowed,
+} from '../../src/transports/http-security.js';
+import {
+  INITIALIZE,
+  connectClient,
+  rawRequest,
+  rpcMessage,
+  runCli,
+  spawnHttpServer,
+  type HttpServerProcess,
+} from '../helpers/spawn-http.js';
 
 describe('Host and Origin policy (unit)', () => {
-  const policy = hostPolicy({ host: '127.0.0.1', port: 4000 }, ['mcp.example.com', 'proxy.internal:8443'], ['https://app.example.com/']);
+  const policy = hostPolicy(
+    { host: '127.0.0.1', port: 4000 },
+    ['mcp.example.com', 'proxy.internal:8443'],
+    ['https://app.example.com/'],
+  );
 
   it('accepts the loopback names with the bound port, and configured hosts', () => {
-    for (const host of ['127.0.0.1:4000', 'localhost:4000', '[::1]:4000', 'LOCALHOST:4000', 'mcp.example.com', 'mcp.example.com:443', 'proxy.internal:8443']) {
+    for (const host of [
+      '127.0.0.1:4000',
+      'localhost:4000',
+      '[::1]:4000',
+      'LOCALHOST:4000',
+      'mcp.example.com',
+      'mcp.example.com:443',
+      'proxy.internal:8443',
+    ]) {
       expect(hostAllowed(policy, host), host).toBe(true);
     }
   });
 
   it('refuses foreign hosts, other ports and a missing Host', () => {
-    for (const host of ['evil.example.com', 'evil.example.com:4000', 'localhost:4001', '127.0.0.1', 'proxy.internal:9000', 'localhost.evil.com:4000', undefined]) {
+    for (const host of [
+      'evil.example.com',
+      'evil.example.com:4000',
+      'localhost:4001',
+      '127.0.0.1',
+      'proxy.internal:9000',
+      'localhost.evil.com:4000',
+      undefined,
+    ]) {
       expect(hostAllowed(policy, host), String(host)).toBe(false);
     }
   });
 
   it('accepts no Origin, loopback origins on the port and configured origins; refuses others', () => {
     expect(originAllowed(policy, undefined)).toBe(true);
-    for (const origin of ['http://localhost:4000', 'http://127.0.0.1:4000', 'http://[::1]:4000', 'https://app.example.com']) {
+    for (const origin of [
+      'http://localhost:4000',
+      'http://127.0.0.1:4000',
+      'http://[::1]:4000',
+      'https://app.example.com',
+    ]) {
       expect(originAllowed(policy, origin), origin).toBe(true);
     }
-    for (const origin of ['http://evil.example.com', 'http://localhost:4001', 'https://localhost:4000', 'null', 'not a url', 'http://app.example.com']) {
+    for (const origin of [
+      'http://evil.example.com',
+      'http://localhost:4001',
+      'https://localhost:4000',
+      'null',
+      'not a url',
+      'http://app.example.com',
+    ]) {
       expect(originAllowed(policy, origin), origin).toBe(false);
     }
   });
@@ -36,7 +82,10 @@ describe('Host and Origin policy (unit)', () => {
   });
 
   it('sends CORS headers only for configured origins, never a wildcard', () => {
-    expect(corsHeaders(policy, 'https://app.example.com')).toMatchObject({ 'Access-Control-Allow-Origin': 'https://app.example.com', Vary: 'Origin' });
+    expect(corsHeaders(policy, 'https://app.example.com')).toMatchObject({
+      'Access-Control-Allow-Origin': 'https://app.example.com',
+      Vary: 'Origin',
+    });
     expect(corsHeaders(policy, 'http://localhost:4000')).toEqual({});
     expect(corsHeaders(policy, undefined)).toEqual({});
   });
@@ -96,7 +145,10 @@ describe('--http --sandbox: request checks', () => {
     expect(res.status).toBe(404);
     expect(rpcMessage(res.body).error?.code).toBe(-32001);
     for (const method of ['GET', 'DELETE']) {
-      const other = await rawRequest(server.url, { method, headers: { 'Mcp-Session-Id': 'nope', Accept: 'text/event-stream' } });
+      const other = await rawRequest(server.url, {
+        method,
+        headers: { 'Mcp-Session-Id': 'nope', Accept: 'text/event-stream' },
+      });
       expect(other.status, method).toBe(404);
     }
   });
@@ -127,7 +179,9 @@ describe('--http --sandbox: request checks', () => {
   });
 
   it('a body that is not application/json gets 415; other paths 404; other methods 405', async () => {
-    expect((await rawRequest(server.url, { headers: { 'Content-Type': 'text/plain' }, body: INITIALIZE })).status).toBe(415);
+    expect((await rawRequest(server.url, { headers: { 'Content-Type': 'text/plain' }, body: INITIALIZE })).status).toBe(
+      415,
+    );
     expect((await rawRequest(`${server.origin}/other`, { body: INITIALIZE })).status).toBe(404);
     expect((await rawRequest(server.url, { method: 'PUT', body: INITIALIZE })).status).toBe(405);
   });
@@ -169,7 +223,10 @@ describe('--http with SVC_MCP_AUTH_TOKEN', () => {
     const res = await rawRequest(server.url, { headers: { Authorization: `Bearer ${TOKEN}` }, body: INITIALIZE });
     expect(res.status).toBe(200);
     const { client, transport } = await connectClient(server.url, { Authorization: `Bearer ${TOKEN}` });
-    const result = (await client.callTool({ name: 'search_list_tokenizer_languages', arguments: {} })) as CallToolResult;
+    const result = (await client.callTool({
+      name: 'search_list_tokenizer_languages',
+      arguments: {},
+    })) as CallToolResult;
     expect(result.isError).toBeFalsy();
     await transport.terminateSession();
     await client.close();
@@ -193,21 +250,34 @@ describe('--http start-up refusals', () => {
 
   it('refuses a token under 32 characters, on loopback too: exit code 2, one line, the token not shown', async () => {
     for (const host of ['0.0.0.0', '127.0.0.1']) {
-      const { code, stderr } = await runCli(['--http', '--host', host, '--port', '0'], { SVC_MCP_AUTH_TOKEN: 'hunter2' });
+      const { code, stderr } = await runCli(['--http', '--host', host, '--port', '0'], {
+        SVC_MCP_AUTH_TOKEN: 'hunter2',
+      });
       expect(code, host).toBe(2);
-      expect(stderr).toBe('svc-platform-mcp: SVC_MCP_AUTH_TOKEN must be at least 32 characters (it has 7): generate one with `openssl rand -hex 32`\n');
+      expect(stderr).toBe(
+        'svc-platform-mcp: SVC_MCP_AUTH_TOKEN must be at least 32 characters (it has 7): generate one with `openssl rand -hex 32`\n',
+      );
     }
   });
 
   it('binds beyond loopback with a token; only loopback Host names are allowed unless configured', async () => {
-    const server = await spawnHttpServer(['--host', '0.0.0.0', '--sandbox'], { SVC_MCP_AUTH_TOKEN: 't0ken-for-wildcard-bind-0123456789', SVC_MCP_ALLOWED_HOSTS: 'mcp.example.com' });
+    const server = await spawnHttpServer(['--host', '0.0.0.0', '--sandbox'], {
+      SVC_MCP_AUTH_TOKEN: 't0ken-for-wildcard-bind-0123456789',
+      SVC_MCP_ALLOWED_HOSTS: 'mcp.example.com',
+    });
     try {
       const auth = { Authorization: 'Bearer t0ken-for-wildcard-bind-0123456789' };
       const local = await rawRequest(`http://127.0.0.1:${server.port}/mcp`, { headers: auth, body: INITIALIZE });
       expect(local.status).toBe(200);
-      const configured = await rawRequest(`http://127.0.0.1:${server.port}/mcp`, { headers: { ...auth, Host: 'mcp.example.com' }, body: INITIALIZE });
+      const configured = await rawRequest(`http://127.0.0.1:${server.port}/mcp`, {
+        headers: { ...auth, Host: 'mcp.example.com' },
+        body: INITIALIZE,
+      });
       expect(configured.status).toBe(200);
-      const foreign = await rawRequest(`http://127.0.0.1:${server.port}/mcp`, { headers: { ...auth, Host: 'other.example.com' }, body: INITIALIZE });
+      const foreign = await rawRequest(`http://127.0.0.1:${server.port}/mcp`, {
+        headers: { ...auth, Host: 'other.example.com' },
+        body: INITIALIZE,
+      });
       expect(foreign.status).toBe(403);
     } finally {
       expect(await server.stop()).toBe(0);
@@ -234,7 +304,10 @@ describe('--http with SVC_MCP_ALLOWED_ORIGINS', () => {
       expect(post.status).toBe(200);
       expect(post.headers['access-control-allow-origin']).toBe('https://app.example.com');
       expect(post.headers['access-control-expose-headers']).toContain('Mcp-Session-Id');
-      const foreign = await rawRequest(server.url, { headers: { Origin: 'https://evil.example.com' }, body: INITIALIZE });
+      const foreign = await rawRequest(server.url, {
+        headers: { Origin: 'https://evil.example.com' },
+        body: INITIALIZE,
+      });
       expect(foreign.status).toBe(403);
       expect(foreign.headers['access-control-allow-origin']).toBeUndefined();
     } finally {

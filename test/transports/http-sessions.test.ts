@@ -30,11 +30,17 @@ const held: (() => void)[] = [];
 function createServer(): Server {
   created += 1;
   const server = new McpServer({ name: 'http-test', version: '0.0.0' });
-  server.registerTool('echo_length', { description: 'Length of a text', inputSchema: z.object({}) }, () => ({ content: [{ type: 'text', text: 'ok' }] }));
-  server.registerTool('hold', { description: 'Answers when the test releases it', inputSchema: z.object({}) }, async () => {
-    await new Promise<void>((resolve) => held.push(resolve));
-    return { content: [{ type: 'text', text: 'released' }] };
-  });
+  server.registerTool('echo_length', { description: 'Length of a text', inputSchema: z.object({}) }, () => ({
+    content: [{ type: 'text', text: 'ok' }],
+  }));
+  server.registerTool(
+    'hold',
+    { description: 'Answers when the test releases it', inputSchema: z.object({}) },
+    async () => {
+      await new Promise<void>((resolve) => held.push(resolve));
+      return { content: [{ type: 'text', text: 'released' }] };
+    },
+  );
   const low = server.server;
   const close = low.close.bind(low);
   low.close = async () => {
@@ -46,8 +52,16 @@ function createServer(): Server {
 
 const handles: HttpServerHandle[] = [];
 const logs: string[] = [];
-async function start(env: Record<string, string> = {}, flags: string[] = [], graceMs?: number): Promise<HttpServerHandle> {
-  const handle = await startHttpServer(createServer, config(env, flags), { log: (line) => logs.push(line), onSignal: () => {}, graceMs });
+async function start(
+  env: Record<string, string> = {},
+  flags: string[] = [],
+  graceMs?: number,
+): Promise<HttpServerHandle> {
+  const handle = await startHttpServer(createServer, config(env, flags), {
+    log: (line) => logs.push(line),
+    onSignal: () => {},
+    graceMs,
+  });
   handles.push(handle);
   return handle;
 }
@@ -113,7 +127,12 @@ describe('session store (unit)', () => {
 
   it('caps the sessions of one client, live and being initialised; clients without a key are not counted', async () => {
     let now = 0;
-    const store = new SessionStore<{ close(): Promise<void> }>({ maxSessions: 10, maxSessionsPerClient: 2, idleMs: 10_000, now: () => now });
+    const store = new SessionStore<{ close(): Promise<void> }>({
+      maxSessions: 10,
+      maxSessionsPerClient: 2,
+      idleMs: 10_000,
+      now: () => now,
+    });
     const session = { close: async () => {} };
     expect(store.reserve('203.0.113.5')).toBe('ok');
     store.unreserve('203.0.113.5');
@@ -141,17 +160,31 @@ describe('session store (unit)', () => {
   });
 
   it('summarises JSON-RPC bodies for the log without argument values', () => {
-    expect(summariseRpc({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'kms_migrate_key', arguments: { keyTag: 'secret' } } })).toEqual({
+    expect(
+      summariseRpc({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'tools/call',
+        params: { name: 'kms_migrate_key', arguments: { keyTag: 'secret' } },
+      }),
+    ).toEqual({
       rpc: 'tools/call',
       tool: 'kms_migrate_key',
       initialize: false,
       hasRequest: true,
     });
-    expect(summariseRpc([{ jsonrpc: '2.0', method: 'notifications/initialized' }, { jsonrpc: '2.0', id: 2, method: 'ping' }])).toMatchObject({
+    expect(
+      summariseRpc([
+        { jsonrpc: '2.0', method: 'notifications/initialized' },
+        { jsonrpc: '2.0', id: 2, method: 'ping' },
+      ]),
+    ).toMatchObject({
       rpc: 'notifications/initialized,ping',
       hasRequest: true,
     });
-    expect(summariseRpc({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'x"}\n{"forged":1' } }).tool).toBe('(invalid)');
+    expect(
+      summariseRpc({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'x"}\n{"forged":1' } }).tool,
+    ).toBe('(invalid)');
     expect(summariseRpc('hello')).toEqual({ initialize: false, hasRequest: false });
   });
 });
@@ -181,7 +214,11 @@ describe('session mode', () => {
   });
 
   it('SVC_MCP_MAX_SESSIONS_PER_CLIENT: one address cannot take every session; behind a trusted proxy each client counts alone', async () => {
-    const handle = await start({ SVC_MCP_MAX_SESSIONS: '20', SVC_MCP_MAX_SESSIONS_PER_CLIENT: '2', SVC_MCP_TRUSTED_PROXIES: '127.0.0.1' });
+    const handle = await start({
+      SVC_MCP_MAX_SESSIONS: '20',
+      SVC_MCP_MAX_SESSIONS_PER_CLIENT: '2',
+      SVC_MCP_TRUSTED_PROXIES: '127.0.0.1',
+    });
     // The proxy (127.0.0.1 here) appends the address it got the request from; what is left of it, the client wrote.
     const from = (client: string, forged = '') => ({ 'X-Forwarded-For': `${forged}${client}` });
     const init = (headers: Record<string, string>) => rawRequest(handle.url, { headers, body: INITIALIZE });
@@ -191,7 +228,10 @@ describe('session mode', () => {
     const refused = await init(from('203.0.113.5', '198.18.0.2, '));
     expect(refused.status).toBe(429);
     expect(Number(refused.headers['retry-after'])).toBeGreaterThanOrEqual(1);
-    expect(rpcMessage(refused.body).error).toMatchObject({ code: -32000, message: expect.stringContaining('SVC_MCP_MAX_SESSIONS_PER_CLIENT') });
+    expect(rpcMessage(refused.body).error).toMatchObject({
+      code: -32000,
+      message: expect.stringContaining('SVC_MCP_MAX_SESSIONS_PER_CLIENT'),
+    });
     expect(logs.some((l) => l.includes('"refused":"client_session_limit"'))).toBe(true);
     // Others are not locked out: another address, and clients on loopback (not counted per client).
     expect((await init(from('198.51.100.7'))).status).toBe(200);
@@ -203,7 +243,10 @@ describe('session mode', () => {
     expect((await init(from('2001:db8:1:3::1'))).status).toBe(200);
     // Ending a session gives the place back.
     const id = first.headers['mcp-session-id'] as string;
-    const ended = await rawRequest(handle.url, { method: 'DELETE', headers: { ...from('203.0.113.5'), 'Mcp-Session-Id': id, 'Mcp-Protocol-Version': '2025-06-18' } });
+    const ended = await rawRequest(handle.url, {
+      method: 'DELETE',
+      headers: { ...from('203.0.113.5'), 'Mcp-Session-Id': id, 'Mcp-Protocol-Version': '2025-06-18' },
+    });
     expect(ended.status).toBe(200);
     expect((await init(from('203.0.113.5'))).status).toBe(200);
   });
@@ -221,7 +264,11 @@ describe('session mode', () => {
     const init = await rawRequest(handle.url, { body: INITIALIZE });
     const id = init.headers['mcp-session-id'] as string;
     expect(id).toBeTruthy();
-    const list = () => rawRequest(handle.url, { headers: { 'Mcp-Session-Id': id, 'Mcp-Protocol-Version': '2025-06-18' }, body: JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/list' }) });
+    const list = () =>
+      rawRequest(handle.url, {
+        headers: { 'Mcp-Session-Id': id, 'Mcp-Protocol-Version': '2025-06-18' },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/list' }),
+      });
     expect((await list()).status).toBe(200);
     const closedBefore = closedServers;
     await waitFor(() => logs.some((l) => l.includes('"session_expired"')), 5_000, 'idle expiry');
@@ -278,7 +325,11 @@ describe('stateless mode', () => {
     await client.callTool({ name: 'echo_length', arguments: {} });
     await client.close();
     expect(created - createdBefore).toBeGreaterThanOrEqual(3);
-    await waitFor(() => closedServers - closedBefore === created - createdBefore, 2_000, 'every per-request server to be closed');
+    await waitFor(
+      () => closedServers - closedBefore === created - createdBefore,
+      2_000,
+      'every per-request server to be closed',
+    );
   });
 });
 
@@ -325,15 +376,31 @@ describe('shutdown (in process)', () => {
     it(`${mode}: at the end of the grace period the calls still running are stopped, and each answers on its stream`, async () => {
       const upstream = await startRecordingServer();
       upstream.setFallback({ hang: true });
-      const cfg = config(fullEnv(upstream.url, { SVC_TIMEOUT_MS: '20000' }), mode === 'stateless' ? ['--stateless'] : []);
+      const cfg = config(
+        fullEnv(upstream.url, { SVC_TIMEOUT_MS: '20000' }),
+        mode === 'stateless' ? ['--stateless'] : [],
+      );
       const up = createUpstream(cfg);
-      const create = createServerFactory(cfg, { upstream: up, now: Date.now, randomId: () => 'test-id', random: Math.random, log: () => {} });
+      const create = createServerFactory(cfg, {
+        upstream: up,
+        now: Date.now,
+        randomId: () => 'test-id',
+        random: Math.random,
+        log: () => {},
+      });
       try {
-        const handle = await startHttpServer(create, cfg, { log: (line) => logs.push(line), onSignal: () => {}, graceMs: 300 });
+        const handle = await startHttpServer(create, cfg, {
+          log: (line) => logs.push(line),
+          onSignal: () => {},
+          graceMs: 300,
+        });
         handles.push(handle);
         const { client } = await connectClient(handle.url);
         const calls = [1, 2].map(
-          () => client.callTool({ name: 'search_list_tokenizer_languages', arguments: {} }, undefined, { timeout: 5_000 }) as Promise<CallToolResult>,
+          () =>
+            client.callTool({ name: 'search_list_tokenizer_languages', arguments: {} }, undefined, {
+              timeout: 5_000,
+            }) as Promise<CallToolResult>,
         );
         await waitFor(() => upstream.requests.length === 2, 5_000, 'the calls to reach the upstream');
         const started = Date.now();
@@ -342,9 +409,15 @@ describe('shutdown (in process)', () => {
         // An answer, not a stream that ends without one (the client would wait for its own timeout).
         for (const result of await Promise.all(calls)) {
           expect(result.isError).toBe(true);
-          expect((result.content[0] as { text: string }).text).toMatch(/^search_list_tokenizer_languages failed \[shutting_down\]: the server shut down before the call ended/);
+          expect((result.content[0] as { text: string }).text).toMatch(
+            /^search_list_tokenizer_languages failed \[shutting_down\]: the server shut down before the call ended/,
+          );
         }
-        expect(logs.some((l) => l.includes('"shutdown_grace_expired"') && l.includes('"cutOff":2') && l.includes('"stopped":2'))).toBe(true);
+        expect(
+          logs.some(
+            (l) => l.includes('"shutdown_grace_expired"') && l.includes('"cutOff":2') && l.includes('"stopped":2'),
+          ),
+        ).toBe(true);
         await client.close().catch(() => {});
       } finally {
         await up.destroy();

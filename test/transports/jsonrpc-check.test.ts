@@ -29,6 +29,10 @@ describe('invalidMessage', () => {
   });
 
   it('answers with id null', () => {
-    expect(JSON.parse(errorAnswer({ code: -32700, message: 'Parse error' }))).toEqual({ jsonrpc: '2.0', id: null, error: { code: -32700, message: 'Parse error' } });
+    expect(JSON.parse(errorAnswer({ code: -32700, message: 'Parse error' }))).toEqual({
+      jsonrpc: '2.0',
+      id: null,
+      error: { code: -32700, message: 'Parse error' },
+    });
   });
 });

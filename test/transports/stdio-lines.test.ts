@@ -90,10 +90,19 @@ describe('checkLine', () => {
     expect(answer('{"jsonrpc":"1.0","id":1,"method":"ping"}').error.message).toMatch(/"jsonrpc"/);
   });
 
-  it('answers what the SDK would drop silently under the request\'s own id when it has one', () => {
-    expect(answer('{"jsonrpc":"2.0","id":4,"method":"tools/list","params":5}')).toMatchObject({ id: 4, error: { code: -32600 } });
-    expect(answer('{"jsonrpc":"2.0","id":5,"method":"ping","extra":true}')).toMatchObject({ id: 5, error: { code: -32600 } });
-    expect(answer('{"jsonrpc":"2.0","method":"notifications/x","params":[1]}')).toMatchObject({ id: null, error: { code: -32600 } });
+  it("answers what the SDK would drop silently under the request's own id when it has one", () => {
+    expect(answer('{"jsonrpc":"2.0","id":4,"method":"tools/list","params":5}')).toMatchObject({
+      id: 4,
+      error: { code: -32600 },
+    });
+    expect(answer('{"jsonrpc":"2.0","id":5,"method":"ping","extra":true}')).toMatchObject({
+      id: 5,
+      error: { code: -32600 },
+    });
+    expect(answer('{"jsonrpc":"2.0","method":"notifications/x","params":[1]}')).toMatchObject({
+      id: null,
+      error: { code: -32600 },
+    });
   });
 });
 
@@ -130,7 +139,10 @@ function filterWith(options: { maxLineBytes?: number } = {}) {
 
 const turn = () => new Promise((resolve) => setImmediate(resolve));
 
-/** Until the filter has handled every line it received (one per turn of the event loop), and a turn more for its last push. */
+/**
+ * Until the filter has handled every line it received (one per turn of the event loop), and a turn more for its last
+ * push.
+ */
 async function settled(filter: LineFilter): Promise<void> {
   for (let turns = 0; !filter.idle; turns += 1) {
     if (turns > 1000) throw new Error('the filter is still busy after 1000 turns of the event loop');
@@ -143,25 +155,51 @@ describe('checkLine agrees with the SDK on every message', () => {
   // Each member absent (undefined) or one of several values, good and bad; every combination is checked.
   const ids = [undefined, 1, 'a', 1.5, null, { x: 1 }];
   const methods = [undefined, 'tools/call', 3];
-  const metas = [undefined, null, [], {}, { progressToken: 't' }, { progressToken: 7 }, { progressToken: 1.5 }, { progressToken: null },
+  const metas = [
+    undefined,
+    null,
+    [],
+    {},
+    { progressToken: 't' },
+    { progressToken: 7 },
+    { progressToken: 1.5 },
+    { progressToken: null },
     { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {} },
-    { 'io.modelcontextprotocol/protocolVersion': 5, progressToken: 'p' }, { progressToken: undefined },
-    { progressToken: 't', other: 1 }, { 'io.modelcontextprotocol/related-task': { taskId: 1 } }, { 'io.modelcontextprotocol/related-task': { taskId: 'k' } }];
-  const paramsOf = (meta: unknown) => [undefined, null, [], 'p', {}, { name: 'x', arguments: {} }, { _meta: meta, name: 'x' }];
+    { 'io.modelcontextprotocol/protocolVersion': 5, progressToken: 'p' },
+    { progressToken: undefined },
+    { progressToken: 't', other: 1 },
+    { 'io.modelcontextprotocol/related-task': { taskId: 1 } },
+    { 'io.modelcontextprotocol/related-task': { taskId: 'k' } },
+  ];
+  const paramsOf = (meta: unknown) => [
+    undefined,
+    null,
+    [],
+    'p',
+    {},
+    { name: 'x', arguments: {} },
+    { _meta: meta, name: 'x' },
+  ];
   const extras = [{}, { extra: 1 }, { result: {} }, { error: { code: 1, message: 'm' } }];
 
   it('passes exactly what the SDK reads, with or without the quick check', () => {
     let checked = 0;
-    for (const id of ids) for (const method of methods) for (const meta of metas) for (const params of paramsOf(meta)) for (const extra of extras) {
-      const message: Record<string, unknown> = { jsonrpc: '2.0', ...extra };
-      if (id !== undefined) message.id = id;
-      if (method !== undefined) message.method = method;
-      if (params !== undefined) message.params = params;
-      const sdkReads = invalidMessage(message) === undefined && !specTypeSchemas.JSONRPCMessage['~standard'].validate(message).issues;
-      const verdict = checkLine(Buffer.from(JSON.stringify(message)));
-      expect(verdict.kind, JSON.stringify(message)).toBe(sdkReads ? 'pass' : 'answer');
-      checked += 1;
-    }
+    for (const id of ids)
+      for (const method of methods)
+        for (const meta of metas)
+          for (const params of paramsOf(meta))
+            for (const extra of extras) {
+              const message: Record<string, unknown> = { jsonrpc: '2.0', ...extra };
+              if (id !== undefined) message.id = id;
+              if (method !== undefined) message.method = method;
+              if (params !== undefined) message.params = params;
+              const sdkReads =
+                invalidMessage(message) === undefined &&
+                !specTypeSchemas.JSONRPCMessage['~standard'].validate(message).issues;
+              const verdict = checkLine(Buffer.from(JSON.stringify(message)));
+              expect(verdict.kind, JSON.stringify(message)).toBe(sdkReads ? 'pass' : 'answer');
+              checked += 1;
+            }
     expect(checked).toBe(ids.length * methods.length * metas.length * 7 * extras.length);
   });
 });
@@ -181,7 +219,9 @@ describe('LineFilter', () => {
     ]);
     expect(output.writes).toHaveLength(2);
     for (const write of output.writes) expect(write).toMatch(/^\{[^\n]*\}\n$/);
-    expect(output.writes.map((w) => (JSON.parse(w) as { error: { code: number } }).error.code)).toEqual([-32700, -32600]);
+    expect(output.writes.map((w) => (JSON.parse(w) as { error: { code: number } }).error.code)).toEqual([
+      -32700, -32600,
+    ]);
     expect(logged.map((l) => l.reason)).toEqual(['parse_error', 'invalid_request']);
   });
 
@@ -190,7 +230,10 @@ describe('LineFilter', () => {
     filter.write(`{"jsonrpc":"2.0","id":1,"method":"ping","params":{"pad":"${'x'.repeat(100)}`);
     filter.write(`${'x'.repeat(100)}"}}\n{"jsonrpc":"2.0","id":2,"method":"ping"}\n`);
     await settled(filter);
-    expect(JSON.parse(output.writes[0]!)).toMatchObject({ id: null, error: { code: -32600, message: expect.stringMatching(/over 64 bytes/) } });
+    expect(JSON.parse(output.writes[0]!)).toMatchObject({
+      id: null,
+      error: { code: -32600, message: expect.stringMatching(/over 64 bytes/) },
+    });
     expect(logged).toEqual([{ event: 'stdio_refused', reason: 'too_large', bytes: 260 }]);
     expect(passed).toEqual(['{"jsonrpc":"2.0","id":2,"method":"ping"}']);
   });
@@ -200,7 +243,9 @@ describe('LineFilter', () => {
     output.hold = true;
     output.write('x'.repeat(100)); // over the output's high-water mark: it now needs a drain
     expect(output.writableNeedDrain).toBe(true);
-    const accepted = filter.write('{"jsonrpc":"2.0","id":1,"method":"ping"}\n{"jsonrpc":"2.0","id":2,"method":"ping"}\n');
+    const accepted = filter.write(
+      '{"jsonrpc":"2.0","id":1,"method":"ping"}\n{"jsonrpc":"2.0","id":2,"method":"ping"}\n',
+    );
     // Turns enough for both lines, were the filter not waiting for the output to drain.
     for (let i = 0; i < 10; i += 1) await turn();
     expect(passed).toEqual([]);
@@ -220,7 +265,11 @@ describe('LineFilter', () => {
     filter.write('{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":1}}\n');
     filter.write('{"jsonrpc":"2.0","id":0,"result":{"action":"accept","content":{}}}\n');
     await settled(filter);
-    expect(JSON.parse(output.writes[0]!)).toEqual({ jsonrpc: '2.0', id: 9, error: { code: -32000, message: expect.stringMatching(/shutting down/) } });
+    expect(JSON.parse(output.writes[0]!)).toEqual({
+      jsonrpc: '2.0',
+      id: 9,
+      error: { code: -32000, message: expect.stringMatching(/shutting down/) },
+    });
     expect(passed).toHaveLength(2);
     expect(logged.map((l) => l.reason)).toEqual(['shutting_down']);
   });

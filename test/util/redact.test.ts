@@ -30,8 +30,11 @@ describe('Redactor', () => {
   });
 
   it('replaces the value of a credential header by name, and leaves other headers alone', () => {
-    const text = '{"x-svc-apigw-signature-v2": "c2lnbmF0dXJl+/=", "x-svc-apigw-api-key-id": "client-1", X-SVC-APIGW-API-KEY=abc;}';
-    expect(r.redact(text)).toBe('{"x-svc-apigw-signature-v2": "[redacted]", "x-svc-apigw-api-key-id": "client-1", X-SVC-APIGW-API-KEY=[redacted];}');
+    const text =
+      '{"x-svc-apigw-signature-v2": "c2lnbmF0dXJl+/=", "x-svc-apigw-api-key-id": "client-1", X-SVC-APIGW-API-KEY=abc;}';
+    expect(r.redact(text)).toBe(
+      '{"x-svc-apigw-signature-v2": "[redacted]", "x-svc-apigw-api-key-id": "client-1", X-SVC-APIGW-API-KEY=[redacted];}',
+    );
   });
 
   it('replaces header values in text that also holds escapes (read through the decoded view)', () => {
@@ -55,8 +58,10 @@ it('leaves a value it already redacted as it is (redacting twice changes nothing
 describe('Redactor, spellings mixed within one echo and around other text', () => {
   const secret = 'Ünïcode Kéy/🔑+비밀';
   const redactor = new Redactor([secret]);
-  const percent = (s: string) => [...Buffer.from(s, 'utf8')].map((b) => `%${b.toString(16).toUpperCase().padStart(2, '0')}`).join('');
-  const jsonUnicode = (s: string) => Array.from({ length: s.length }, (_, i) => `\\u${s.charCodeAt(i).toString(16).padStart(4, '0')}`).join('');
+  const percent = (s: string) =>
+    [...Buffer.from(s, 'utf8')].map((b) => `%${b.toString(16).toUpperCase().padStart(2, '0')}`).join('');
+  const jsonUnicode = (s: string) =>
+    Array.from({ length: s.length }, (_, i) => `\\u${s.charCodeAt(i).toString(16).padStart(4, '0')}`).join('');
 
   it.each([
     ['as is', secret],
@@ -64,7 +69,10 @@ describe('Redactor, spellings mixed within one echo and around other text', () =
     ['every character percent-encoded (UTF-8)', percent(secret)],
     ['URL form encoding (a space as +)', encodeURIComponent(secret).replaceAll('%20', '+')],
     ['\\u-escaped, the emoji as a surrogate pair', jsonUnicode(secret)],
-    ['each character spelled another way', `${percent('Ü')}N${jsonUnicode('ï')}code+K\\u00e9Y\\/${jsonUnicode('🔑')}%2B${percent('비')}밀`],
+    [
+      'each character spelled another way',
+      `${percent('Ü')}N${jsonUnicode('ï')}code+K\\u00e9Y\\/${jsonUnicode('🔑')}%2B${percent('비')}밀`,
+    ],
   ])('finds a non-ASCII secret %s, keeping the text around it exactly', (_, echoed) => {
     const before = 'İstanbul %zz 50% \\n "quoted" ';
     expect(redactor.redact(`${before}${echoed} after`)).toBe(`${before}[redacted] after`);
@@ -83,8 +91,13 @@ describe('Redactor, spellings mixed within one echo and around other text', () =
   });
 
   it('costs little per call: a thousand redactors with a new secret each (a signature) redact 1 KB in well under a second', () => {
-    const base = new Redactor(['gw-secret-7Hq2LmX9vB4nR8tK', 'generic-client-secret-Pz6Wq3Ys', 'studio-api-key-Nf4Gh7Tr2Bc9'], ['x-svc-apigw-signature-v2']);
-    const text = JSON.stringify({ items: Array.from({ length: 20 }, (_, i) => ({ name: `item ${i}`, url: `https:\\/\\/example.com\\/${i}` })) });
+    const base = new Redactor(
+      ['gw-secret-7Hq2LmX9vB4nR8tK', 'generic-client-secret-Pz6Wq3Ys', 'studio-api-key-Nf4Gh7Tr2Bc9'],
+      ['x-svc-apigw-signature-v2'],
+    );
+    const text = JSON.stringify({
+      items: Array.from({ length: 20 }, (_, i) => ({ name: `item ${i}`, url: `https:\\/\\/example.com\\/${i}` })),
+    });
     const started = performance.now();
     for (let i = 0; i < 1000; i++) base.with([Buffer.from(`signature-${i}`).toString('base64')]).redact(text);
     // Building a regular expression of every spelling took some 5 ms per secret: 1000 calls, over 10 s.
@@ -102,7 +115,9 @@ describe('Redactor, encoded spellings (issue 19)', () => {
     // the secret's first byte; the secret (17 bytes) ends at bit 152, inside the 26th and last character, then '=='.
     const basic = b64(`a:${SECRET}`);
     expect(basic).toHaveLength(28);
-    expect(redactor.redact(`Authorization: Basic ${basic}`)).toBe(`Authorization: Basic ${basic.slice(0, 2)}[redacted]==`);
+    expect(redactor.redact(`Authorization: Basic ${basic}`)).toBe(
+      `Authorization: Basic ${basic.slice(0, 2)}[redacted]==`,
+    );
     // '{"key":"' is 64 bits: ten characters hold only it (60 bits); the secret ends at bit 200, inside the 34th
     // character; '"}' fills the rest of it and two more characters.
     const json = b64(`{"key":"${SECRET}"}`);
@@ -137,7 +152,10 @@ describe('Redactor, encoded spellings (issue 19)', () => {
     ['upper-case hex', Buffer.from(SECRET).toString('hex').toUpperCase()],
     ['HTML decimal references', [...SECRET].map((c) => `&#${c.codePointAt(0)};`).join('')],
     ['HTML hex references', [...SECRET].map((c) => `&#x${c.codePointAt(0)!.toString(16)};`).join('')],
-    ['HTML hex references in upper case, leading zeros', [...SECRET].map((c) => `&#X${c.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')};`).join('')],
+    [
+      'HTML hex references in upper case, leading zeros',
+      [...SECRET].map((c) => `&#X${c.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')};`).join(''),
+    ],
     ['references mixed with literal characters', `gw-&#115;ecret&#x2F;7H&#113;+2&quot;x`],
     ['references without their semicolons (as HTML allows)', `gw-secret&#47&#x37Hq+2"x`],
     ['XML, as E5 may echo it', `gw-secret/7Hq+2&quot;x`],
@@ -169,7 +187,10 @@ describe('Redactor, time and memory linear in the text', () => {
   // by 100-130 MiB here (garbage of one answer is not always collected before the next); before, 4.6 s and 600 MiB
   // (an object per escape or character, and a replaceAll of every space).
   it('redacts 4 MiB answers dense with escapes in under 2 s altogether, raising the peak by under 250 MiB', () => {
-    const redactor = new Redactor(['gw-secret-7Hq2LmX9vB4nR8tK', 'studio-api-key-Nf4Gh7Tr2Bc9'], ['x-svc-apigw-signature-v2']).with([signature]);
+    const redactor = new Redactor(
+      ['gw-secret-7Hq2LmX9vB4nR8tK', 'studio-api-key-Nf4Gh7Tr2Bc9'],
+      ['x-svc-apigw-signature-v2'],
+    ).with([signature]);
     const peakBefore = process.resourceUsage().maxRSS; // KiB
     const started = performance.now();
     for (const text of inputs) expect(redactor.redact(`${text}gw-secret-7Hq2LmX9vB4nR8tK`)).toBe(`${text}[redacted]`);

@@ -59,21 +59,21 @@ export interface Place {
 }
 
 const SEOUL = { name: '서울특별시', alias: '서울', center: [126.9783882, 37.5666103] } as const;
-const GYEONGGI = { name: '경기도', alias: '경기', center: [127.0090, 37.2750] } as const;
-const BUSAN = { name: '부산광역시', alias: '부산', center: [129.0750, 35.1798] } as const;
-const SEJONG = { name: '세종특별자치시', alias: '세종', center: [127.2890, 36.4800] } as const;
+const GYEONGGI = { name: '경기도', alias: '경기', center: [127.009, 37.275] } as const;
+const BUSAN = { name: '부산광역시', alias: '부산', center: [129.075, 35.1798] } as const;
+const SEJONG = { name: '세종특별자치시', alias: '세종', center: [127.289, 36.48] } as const;
 
 const JUNG_GU = { name: '중구', center: [126.9979, 37.5638] } as const;
 const GANGNAM_GU = { name: '강남구', center: [127.0473, 37.5175] } as const;
 const BUNDANG_GU = { name: '성남시 분당구', center: [127.1152, 37.3826] } as const;
-const HAEUNDAE_GU = { name: '해운대구', center: [129.1636, 35.1630] } as const;
+const HAEUNDAE_GU = { name: '해운대구', center: [129.1636, 35.163] } as const;
 const YANGPYEONG_GUN = { name: '양평군', center: [127.4875, 37.4917] } as const;
 
 const JEONGJA_DONG = {
   id: '4113510300',
   type: 'L',
   mappingId: '02135103',
-  area3: { name: '정자동', center: [127.1090, 37.3660] },
+  area3: { name: '정자동', center: [127.109, 37.366] },
 } as const;
 
 export const GAZETTEER: readonly Place[] = [
@@ -84,7 +84,12 @@ export const GAZETTEER: readonly Place[] = [
     radiusM: 500,
     area1: SEOUL,
     area2: JUNG_GU,
-    legal: { id: '1114010300', type: 'L', mappingId: '09140103', area3: { name: '태평로1가', center: [126.9770, 37.5675] } },
+    legal: {
+      id: '1114010300',
+      type: 'L',
+      mappingId: '09140103',
+      area3: { name: '태평로1가', center: [126.977, 37.5675] },
+    },
     admin: { id: '1114055000', type: 'A', mappingId: '09140550', area3: { name: '명동', center: [126.9857, 37.5609] } },
     addr: { type: '1', number1: '31', number2: '', center: [126.97843, 37.56668] },
     roadaddr: {
@@ -99,20 +104,30 @@ export const GAZETTEER: readonly Place[] = [
   {
     id: 'gangnam-yeoksam',
     label: 'Gangnam Finance Center, Gangnam-gu Yeoksam-dong',
-    point: [127.03660, 37.50000],
+    point: [127.0366, 37.5],
     radiusM: 500,
     area1: SEOUL,
     area2: GANGNAM_GU,
-    legal: { id: '1168010100', type: 'L', mappingId: '09680101', area3: { name: '역삼동', center: [127.0365, 37.4995] } },
-    admin: { id: '1168064000', type: 'A', mappingId: '09680640', area3: { name: '역삼1동', center: [127.0330, 37.4955] } },
-    addr: { type: '1', number1: '737', number2: '', center: [127.03660, 37.50000] },
+    legal: {
+      id: '1168010100',
+      type: 'L',
+      mappingId: '09680101',
+      area3: { name: '역삼동', center: [127.0365, 37.4995] },
+    },
+    admin: {
+      id: '1168064000',
+      type: 'A',
+      mappingId: '09680640',
+      area3: { name: '역삼1동', center: [127.033, 37.4955] },
+    },
+    addr: { type: '1', number1: '737', number2: '', center: [127.0366, 37.5] },
     roadaddr: {
       road: '테헤란로',
       number1: '152',
       building: '강남파이낸스센터',
       zipcode: '06236',
       roadGroupCode: '116803122010',
-      center: [127.03660, 37.50000],
+      center: [127.0366, 37.5],
     },
   },
   {
@@ -123,7 +138,12 @@ export const GAZETTEER: readonly Place[] = [
     area1: GYEONGGI,
     area2: BUNDANG_GU,
     legal: JEONGJA_DONG,
-    admin: { id: '4113565000', type: 'A', mappingId: '02135650', area3: { name: '정자1동', center: [127.1030, 37.3580] } },
+    admin: {
+      id: '4113565000',
+      type: 'A',
+      mappingId: '02135650',
+      area3: { name: '정자1동', center: [127.103, 37.358] },
+    },
     addr: { type: '1', number1: '178', number2: '1', center: [127.10522, 37.35951] },
     roadaddr: {
       road: '불정로',
@@ -137,20 +157,20 @@ export const GAZETTEER: readonly Place[] = [
   {
     id: 'bundang-jeongja-station',
     label: 'Jeongja station, Bundang-gu Jeongja-dong (administrative dong of the same name, type S)',
-    point: [127.10834, 37.36700],
+    point: [127.10834, 37.367],
     radiusM: 400,
     area1: GYEONGGI,
     area2: BUNDANG_GU,
     legal: JEONGJA_DONG,
-    admin: { id: '4113562000', type: 'S', mappingId: '02135620', area3: { name: '정자동', center: [127.1120, 37.3700] } },
-    addr: { type: '1', number1: '25', number2: '1', center: [127.10834, 37.36700] },
+    admin: { id: '4113562000', type: 'S', mappingId: '02135620', area3: { name: '정자동', center: [127.112, 37.37] } },
+    addr: { type: '1', number1: '25', number2: '1', center: [127.10834, 37.367] },
     roadaddr: {
       road: '성남대로331번길',
       number1: '8',
       building: '킨스타워',
       zipcode: '13558',
       roadGroupCode: '411353180102',
-      center: [127.10834, 37.36700],
+      center: [127.10834, 37.367],
     },
   },
   {
@@ -160,8 +180,8 @@ export const GAZETTEER: readonly Place[] = [
     radiusM: 500,
     area1: BUSAN,
     area2: HAEUNDAE_GU,
-    legal: { id: '2635010500', type: 'L', mappingId: '02350105', area3: { name: '우동', center: [129.1450, 35.1650] } },
-    admin: { id: '2635052000', type: 'A', mappingId: '02350520', area3: { name: '우2동', center: [129.1380, 35.1700] } },
+    legal: { id: '2635010500', type: 'L', mappingId: '02350105', area3: { name: '우동', center: [129.145, 35.165] } },
+    admin: { id: '2635052000', type: 'A', mappingId: '02350520', area3: { name: '우2동', center: [129.138, 35.17] } },
     addr: { type: '1', number1: '1500', number2: '', center: [129.13599, 35.16902] },
     roadaddr: {
       road: 'APEC로',
@@ -176,12 +196,12 @@ export const GAZETTEER: readonly Place[] = [
     // Rule 1: on the beach; statutory and administrative dong resolve, land-lot and road addresses do not.
     id: 'haeundae-beach',
     label: 'Haeundae Beach, Busan Haeundae-gu Jung-dong (coast: no addr/roadaddr)',
-    point: [129.15870, 35.15860],
+    point: [129.1587, 35.1586],
     radiusM: 350,
     area1: BUSAN,
     area2: HAEUNDAE_GU,
-    legal: { id: '2635010800', type: 'L', mappingId: '02350108', area3: { name: '중동', center: [129.1700, 35.1640] } },
-    admin: { id: '2635055000', type: 'A', mappingId: '02350550', area3: { name: '중1동', center: [129.1640, 35.1610] } },
+    legal: { id: '2635010800', type: 'L', mappingId: '02350108', area3: { name: '중동', center: [129.17, 35.164] } },
+    admin: { id: '2635055000', type: 'A', mappingId: '02350550', area3: { name: '중1동', center: [129.164, 35.161] } },
   },
   {
     // Rule 2: a ri of an eup; the admcode result carries code.type L and the ri in area4.
@@ -195,14 +215,14 @@ export const GAZETTEER: readonly Place[] = [
       id: '4183025021',
       type: 'L',
       mappingId: '02830250',
-      area3: { name: '양평읍', center: [127.4900, 37.4900] },
+      area3: { name: '양평읍', center: [127.49, 37.49] },
       area4: { name: '양근리', center: [127.4905, 37.4925] },
     },
     admin: {
       id: '4183025021',
       type: 'L',
       mappingId: '02830250',
-      area3: { name: '양평읍', center: [127.4900, 37.4900] },
+      area3: { name: '양평읍', center: [127.49, 37.49] },
       area4: { name: '양근리', center: [127.4905, 37.4925] },
     },
     addr: { type: '1', number1: '400', number2: '', center: [127.49255, 37.49261] },
@@ -222,8 +242,8 @@ export const GAZETTEER: readonly Place[] = [
     point: [127.25911, 36.50383],
     radiusM: 800,
     area1: SEJONG,
-    legal: { id: '3611011000', type: 'L', mappingId: '02611110', area3: { name: '어진동', center: [127.2600, 36.5020] } },
-    admin: { id: '3611055000', type: 'A', mappingId: '02611550', area3: { name: '도담동', center: [127.2620, 36.5140] } },
+    legal: { id: '3611011000', type: 'L', mappingId: '02611110', area3: { name: '어진동', center: [127.26, 36.502] } },
+    admin: { id: '3611055000', type: 'A', mappingId: '02611550', area3: { name: '도담동', center: [127.262, 36.514] } },
     addr: { type: '1', number1: '575', number2: '', center: [127.25911, 36.50383] },
     roadaddr: {
       road: '다솜2로',

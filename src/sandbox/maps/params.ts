@@ -19,8 +19,7 @@ export interface GeocodeQuery {
 }
 
 export type ParsedQuery =
-  | { ok: true; query: GeocodeQuery; rendering: Rendering }
-  | { ok: false; message: string; rendering: Rendering };
+  { ok: true; query: GeocodeQuery; rendering: Rendering } | { ok: false; message: string; rendering: Rendering };
 
 const DEFAULT_ORDERS: OrderType[] = ['legalcode', 'admcode'];
 const NUMBER = /^[-+]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][-+]?\d+)?$/;

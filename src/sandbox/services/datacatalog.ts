@@ -14,16 +14,17 @@ export function datacatalogRoutes(): Route[] {
   const catalogs = datacatalogFixtures();
   return [
     routeOf(runScanner, (req, ctx) => {
-        const catalogId = pathInt(req.params, 'catalogId');
-        const scannerId = pathInt(req.params, 'scannerId');
-        const catalog = catalogs.find((c) => c.catalogId === catalogId) ?? fail(notFound(`catalog ${catalogId} does not exist`));
-        const scanner =
-          catalog.scanners.find((s) => s.scannerId === scannerId) ??
-          fail(notFound(`scanner ${scannerId} does not exist in catalog ${catalogId}`));
-        scanner.status = SCANNER_STARTING;
-        scanner.runCount += 1;
-        scanner.lastRunStartedAt = kstIso(ctx.now());
-        return { status: 200, json: { scannerId: scanner.scannerId, name: scanner.name, status: scanner.status } };
+      const catalogId = pathInt(req.params, 'catalogId');
+      const scannerId = pathInt(req.params, 'scannerId');
+      const catalog =
+        catalogs.find((c) => c.catalogId === catalogId) ?? fail(notFound(`catalog ${catalogId} does not exist`));
+      const scanner =
+        catalog.scanners.find((s) => s.scannerId === scannerId) ??
+        fail(notFound(`scanner ${scannerId} does not exist in catalog ${catalogId}`));
+      scanner.status = SCANNER_STARTING;
+      scanner.runCount += 1;
+      scanner.lastRunStartedAt = kstIso(ctx.now());
+      return { status: 200, json: { scannerId: scanner.scannerId, name: scanner.name, status: scanner.status } };
     }),
   ];
 }

@@ -15,24 +15,24 @@ export function dataflowRoutes(): Route[] {
   const jobs = new Map(dataflowFixtures().map((job) => [job.jobId, job]));
   return [
     routeOf(updateJobExecutionOptions, (req, ctx) => {
-        const job = jobs.get(req.params.jobId!) ?? fail(notFound(`job ${req.params.jobId} does not exist`));
-        const input = requireObject(req.body, 'request body');
-        const condition = requireObject(input.jobCondition, 'jobCondition');
-        const numWorker = optionalInt(condition, 'numWorker', { min: 2, max: 10 });
-        const timeout = optionalInt(condition, 'timeout', { min: 1, max: 1440 });
-        const nrn = requireString(condition, 'nrn', { minLength: 1 });
-        const scriptPath = requireString(condition, 'scriptPath', { minLength: 1 });
-        const logPath = requireString(condition, 'logPath', { minLength: 1 });
+      const job = jobs.get(req.params.jobId!) ?? fail(notFound(`job ${req.params.jobId} does not exist`));
+      const input = requireObject(req.body, 'request body');
+      const condition = requireObject(input.jobCondition, 'jobCondition');
+      const numWorker = optionalInt(condition, 'numWorker', { min: 2, max: 10 });
+      const timeout = optionalInt(condition, 'timeout', { min: 1, max: 1440 });
+      const nrn = requireString(condition, 'nrn', { minLength: 1 });
+      const scriptPath = requireString(condition, 'scriptPath', { minLength: 1 });
+      const logPath = requireString(condition, 'logPath', { minLength: 1 });
 
-        job.runCondition = {
-          numWorker: numWorker ?? job.runCondition.numWorker,
-          timeout: timeout ?? job.runCondition.timeout,
-          nrn,
-          scriptPath,
-          logPath,
-        };
-        job.updatedDate = kstIso(ctx.now());
-        return { status: 200, json: snapshot(job) };
+      job.runCondition = {
+        numWorker: numWorker ?? job.runCondition.numWorker,
+        timeout: timeout ?? job.runCondition.timeout,
+        nrn,
+        scriptPath,
+        logPath,
+      };
+      job.updatedDate = kstIso(ctx.now());
+      return { status: 200, json: snapshot(job) };
     }),
   ];
 }

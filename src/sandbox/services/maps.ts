@@ -10,7 +10,8 @@ import { toXml } from '../maps/xml.js';
 /**
  * E5, reverse geocoding: `GET /map-reversegeocode/v2/gc` with the lower-case application key pair (checked by
  * http-server.ts before the handler runs). Status codes as the spec's maps table: 0 ok, 3 no results (HTTP 200);
- * 100 invalid request (HTTP 400); 900 unknown error (HTTP 500). Answers, errors included, come in the format asked for: XML by
+ * 100 invalid request (HTTP 400); 900 unknown error (HTTP 500). Answers, errors included, come in the format asked
+ * for: XML by
  * default, JSON with output=json, JSONP with output=json&callback=name.
  */
 export function mapsRoutes(): Route[] {
@@ -32,7 +33,8 @@ const STATUS = {
 
 function reverseGeocode(req: SandboxRequest, crs: CrsConverter): SandboxResponse {
   const parsed = parseGeocodeQuery(req.query);
-  if (!parsed.ok) return render(MAPS_STATUS.invalidRequest.http, { status: STATUS.invalid(parsed.message) }, parsed.rendering);
+  if (!parsed.ok)
+    return render(MAPS_STATUS.invalidRequest.http, { status: STATUS.invalid(parsed.message) }, parsed.rendering);
   const { query, rendering } = parsed;
   try {
     const [lon, lat] = crs.toWgs84(query.sourcecrs, query.coords);
@@ -44,10 +46,15 @@ function reverseGeocode(req: SandboxRequest, crs: CrsConverter): SandboxResponse
       );
     const place = findPlace([lon, lat]);
     const results = place ? buildResults(place, query.orders, query.targetcrs, crs) : [];
-    if (results.length === 0) return render(MAPS_STATUS.noResults.http, { status: STATUS.noResults, results: [] }, rendering);
+    if (results.length === 0)
+      return render(MAPS_STATUS.noResults.http, { status: STATUS.noResults, results: [] }, rendering);
     return render(MAPS_STATUS.ok.http, { status: STATUS.ok, results }, rendering);
   } catch (error) {
-    return render(MAPS_STATUS.unknownError.http, { status: STATUS.unknown(`sandbox error: ${(error as Error).message}`) }, rendering);
+    return render(
+      MAPS_STATUS.unknownError.http,
+      { status: STATUS.unknown(`sandbox error: ${(error as Error).message}`) },
+      rendering,
+    );
   }
 }
 

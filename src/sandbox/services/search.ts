@@ -23,18 +23,18 @@ export function searchRoutes(): Route[] {
   const domains = searchFixtures();
   return [
     routeOf(updateSchema, (req) => {
-        const name = req.params.name!;
-        const current = domains.get(name) ?? fail(notFound(`domain ${name} does not exist`));
-        const input = requireObject(req.body, 'request body');
-        const next = parseDocument(requireObject(input.document, 'document'));
-        for (const existing of current.indexes) {
-          const kept = next.indexes.find((i) => i.name === existing.name);
-          if (!kept) fail(badRequest(`index ${existing.name} was removed: indexes can only be added`));
-          if (canonical(kept) !== canonical(existing))
-            fail(badRequest(`index ${existing.name} was changed: indexes can only be added`));
-        }
-        domains.set(name, next);
-        return { status: 200, json: { result: `The schema of domain ${name} was updated successfully.` } };
+      const name = req.params.name!;
+      const current = domains.get(name) ?? fail(notFound(`domain ${name} does not exist`));
+      const input = requireObject(req.body, 'request body');
+      const next = parseDocument(requireObject(input.document, 'document'));
+      for (const existing of current.indexes) {
+        const kept = next.indexes.find((i) => i.name === existing.name);
+        if (!kept) fail(badRequest(`index ${existing.name} was removed: indexes can only be added`));
+        if (canonical(kept) !== canonical(existing))
+          fail(badRequest(`index ${existing.name} was changed: indexes can only be added`));
+      }
+      domains.set(name, next);
+      return { status: 200, json: { result: `The schema of domain ${name} was updated successfully.` } };
     }),
     routeOf(listTokenizerLanguages, () => ({ status: 200, json: TOKENIZER_LANGUAGES })),
   ];
@@ -42,7 +42,10 @@ export function searchRoutes(): Route[] {
 
 /** Checks the schema the way the validate-schema operation would, and keeps only the fields the spec names. */
 function parseDocument(doc: JsonObject): SchemaDocument {
-  const primarySectionName = requireString(doc, 'primarySectionName', { minLength: 1, label: 'document.primarySectionName' });
+  const primarySectionName = requireString(doc, 'primarySectionName', {
+    minLength: 1,
+    label: 'document.primarySectionName',
+  });
   const sections = requireArray(doc, 'sections', 'document.sections').map((s, i) =>
     parseSection(requireObject(s, `document.sections[${i}]`), `document.sections[${i}]`),
   );

@@ -11,9 +11,14 @@ import { optionalInt, requireInt, requireObject } from '../validate.js';
 export function streamingRoutes(): Route[] {
   const nextRequestId = requestIds('streaming');
   // One route per Region: its segment in place of the operation's {region}.
-  const at = (path: string, region: StreamingRegionFixtures) => path.replace('{region}', STREAMING_REGIONS[region.region]);
+  const at = (path: string, region: StreamingRegionFixtures) =>
+    path.replace('{region}', STREAMING_REGIONS[region.region]);
   return streamingFixtures().flatMap((region): Route[] => [
-    routeOf(listConfigGroupsOp, (req) => listConfigGroups(region, req.body, nextRequestId()), at(listConfigGroupsOp.path, region)),
+    routeOf(
+      listConfigGroupsOp,
+      (req) => listConfigGroups(region, req.body, nextRequestId()),
+      at(listConfigGroupsOp.path, region),
+    ),
     routeOf(
       listServerImages,
       (req) => {

@@ -7,7 +7,8 @@ export interface AiFilterScore {
   score: Score;
 }
 
-const score = (degree: (typeof AI_FILTER_SCORES)[number]['degree']): Score => AI_FILTER_SCORES.find((s) => s.degree === degree)!.score;
+const score = (degree: (typeof AI_FILTER_SCORES)[number]['degree']): Score =>
+  AI_FILTER_SCORES.find((s) => s.degree === degree)!.score;
 
 /** A few marker words per category (lower case; matched as substrings). Deliberately mild: it is a simulator. */
 const MARKERS: Record<string, readonly string[]> = {

@@ -24,8 +24,24 @@ const MAX_INSTRUCTION_CHARS = 2000;
 const SUMMARISE = /\bsummar(?:y|i[sz]e|i[sz]ing)\b/i;
 const NUMBER = '\\d{1,3}|an?|one|two|three|four|five|six|seven|eight|nine|ten';
 /** "two sentences", "one or two sentences", "3-5 sentences": the first number is captured. */
-const COUNT = new RegExp(`\\b(${NUMBER})(?:[ \\t]+(?:or|to)[ \\t]+(?:${NUMBER})|[ \\t]*[-–][ \\t]*(?:${NUMBER}))?[ \\t]+sentences?\\b`, 'i');
-const WORDS: Record<string, number> = { a: 1, an: 1, one: 1, two: 2, three: 3, four: 4, five: 5, six: 6, seven: 7, eight: 8, nine: 9, ten: 10 };
+const COUNT = new RegExp(
+  `\\b(${NUMBER})(?:[ \\t]+(?:or|to)[ \\t]+(?:${NUMBER})|[ \\t]*[-–][ \\t]*(?:${NUMBER}))?[ \\t]+sentences?\\b`,
+  'i',
+);
+const WORDS: Record<string, number> = {
+  a: 1,
+  an: 1,
+  one: 1,
+  two: 2,
+  three: 3,
+  four: 4,
+  five: 5,
+  six: 6,
+  seven: 7,
+  eight: 8,
+  nine: 9,
+  ten: 10,
+};
 
 const numberOf = (word: string) => WORDS[word.toLowerCase()] ?? Number(word);
 
@@ -82,7 +98,11 @@ function firstSentences(text: string, max: number): string[] {
     else {
       if (start === -1) start = i;
       const next = text[i + 1];
-      if (ENDS_SENTENCE_CJK.has(ch) ? !ENDS_SENTENCE_CJK.has(next ?? '') : ENDS_SENTENCE.has(ch) && (next === undefined || SPACE.test(next))) {
+      if (
+        ENDS_SENTENCE_CJK.has(ch)
+          ? !ENDS_SENTENCE_CJK.has(next ?? '')
+          : ENDS_SENTENCE.has(ch) && (next === undefined || SPACE.test(next))
+      ) {
         close(i + 1);
       }
     }
@@ -106,7 +126,9 @@ export function summarise(
   const sentences = firstSentences(request.text, request.sentences);
   const separator = options.prompt === '' || /\s$/u.test(options.prompt) ? '' : ' ';
   // CJK sentences follow each other without a space, as they are written.
-  const body = sentences.map((s, i) => (i > 0 && !ENDS_SENTENCE_CJK.has(sentences[i - 1]!.slice(-1)) ? ` ${s}` : s)).join('');
+  const body = sentences
+    .map((s, i) => (i > 0 && !ENDS_SENTENCE_CJK.has(sentences[i - 1]!.slice(-1)) ? ` ${s}` : s))
+    .join('');
   const whole = `${separator}${summaryMarker(sentences.length)} ${body}`;
   const tokens: string[] = [];
   let text = '';

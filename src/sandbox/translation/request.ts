@@ -60,7 +60,10 @@ export function parseTranslationRequest(body: unknown): Check<TranslationJob> {
   if (source.value === undefined) return bad(N2MT.sourceMissing, 'source is required');
   const sourceValue = source.value;
   if (sourceValue !== 'auto' && !isLanguage(sourceValue))
-    return bad(N2MT.sourceUnsupported, `source '${sourceValue}' is not supported; use auto or one of ${LANGUAGE_CODES.join(', ')}`);
+    return bad(
+      N2MT.sourceUnsupported,
+      `source '${sourceValue}' is not supported; use auto or one of ${LANGUAGE_CODES.join(', ')}`,
+    );
 
   const target = stringField(fields, 'target');
   if (!target.ok) return target;

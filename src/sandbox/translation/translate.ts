@@ -7,7 +7,9 @@ export interface TranslateOptions {
   target: LanguageCode;
   /** Polite ko/ja forms for phrasebook sentences (the caller has checked rule 4). */
   honorific: boolean;
-  /** Glossary terms or replaceInfo entries, applied to text the phrasebook does not know (rule 2: never made polite). */
+  /**
+   * Glossary terms or replaceInfo entries, applied to text the phrasebook does not know (rule 2: never made polite).
+   */
   substitutions: readonly Substitution[];
   /** Rule 5: span tags are honoured only for the glossary pairs; elsewhere they are text like any other. */
   keepSpans: boolean;

@@ -1,7 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { CATALOGUE } from '../../../src/catalogue/catalogue.js';
-import { connectClient, rawRequest, spawnHttpServer, waitFor, type HttpServerProcess } from '../../helpers/spawn-http.js';
+import {
+  connectClient,
+  rawRequest,
+  spawnHttpServer,
+  waitFor,
+  type HttpServerProcess,
+} from '../../helpers/spawn-http.js';
 
 // The SDK Client over StreamableHTTPClientTransport against `--http --sandbox`, in both modes.
 
@@ -31,7 +37,10 @@ for (const mode of ['sessions', 'stateless'] as const) {
       // The same tools as over stdio, from the same createServer: every catalogue operation at least.
       expect(tools.map((t) => t.name)).toEqual(expect.arrayContaining(CATALOGUE.map((op) => op.name)));
 
-      const languages = (await client.callTool({ name: 'search_list_tokenizer_languages', arguments: {} })) as CallToolResult;
+      const languages = (await client.callTool({
+        name: 'search_list_tokenizer_languages',
+        arguments: {},
+      })) as CallToolResult;
       expect(languages.isError).toBeFalsy();
       expect(JSON.stringify(languages.structuredContent ?? languages.content)).toContain('language');
 
@@ -42,7 +51,10 @@ for (const mode of ['sessions', 'stateless'] as const) {
       expect(translated.isError, JSON.stringify(translated.content)).toBeFalsy();
       expect(JSON.stringify(translated.structuredContent ?? translated.content)).toContain('translatedText');
 
-      const refused = (await client.callTool({ name: 'translation_translate_text', arguments: { source: 'ko', target: 'en' } })) as CallToolResult;
+      const refused = (await client.callTool({
+        name: 'translation_translate_text',
+        arguments: { source: 'ko', target: 'en' },
+      })) as CallToolResult;
       expect(refused.isError).toBe(true);
 
       if (mode === 'sessions') await transport.terminateSession();
@@ -60,7 +72,10 @@ for (const mode of ['sessions', 'stateless'] as const) {
       expect(read.contents.length).toBeGreaterThan(0);
       const { prompts } = await client.listPrompts();
       expect(prompts.map((p) => p.name)).toContain('translate_and_summarize');
-      const prompt = await client.getPrompt({ name: 'translate_and_summarize', arguments: { text: 'Bonjour', target: 'en' } });
+      const prompt = await client.getPrompt({
+        name: 'translate_and_summarize',
+        arguments: { text: 'Bonjour', target: 'en' },
+      });
       expect(prompt.messages.length).toBeGreaterThan(0);
       if (mode === 'sessions') await transport.terminateSession();
       await client.close();

@@ -7,7 +7,14 @@ import { request } from 'node:http';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { CallToolResult, ElicitResult } from '@modelcontextprotocol/sdk/types.js';
 import { startRecordingServer, type RecordingServer } from '../../helpers/recording-server.js';
-import { INITIALIZE, connectClient, rawRequest, spawnHttpServer, waitFor, type HttpServerProcess } from '../../helpers/spawn-http.js';
+import {
+  INITIALIZE,
+  connectClient,
+  rawRequest,
+  spawnHttpServer,
+  waitFor,
+  type HttpServerProcess,
+} from '../../helpers/spawn-http.js';
 import { fullEnv } from '../../helpers/upstream.js';
 
 const LANGUAGES = [{ language: 'english', type: 'hanaterm', method: 'sgmt', option: '+english +revert' }];
@@ -33,7 +40,12 @@ async function callThenDisconnect(url: string, headers: Record<string, string>, 
     port: target.port,
     path: target.pathname,
     method: 'POST',
-    headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers, 'content-length': Buffer.byteLength(text) },
+    headers: {
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+      ...headers,
+      'content-length': Buffer.byteLength(text),
+    },
   });
   req.on('error', () => {});
   req.end(text);
@@ -52,7 +64,10 @@ const modernCall = {
   method: 'tools/call',
   params: {
     ...TOKENIZER,
-    _meta: { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {} },
+    _meta: {
+      'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+      'io.modelcontextprotocol/clientCapabilities': {},
+    },
   },
 };
 const legacyCall = { jsonrpc: '2.0', id: 9, method: 'tools/call', params: TOKENIZER };
@@ -62,23 +77,35 @@ describe('a client that goes away cancels its calls', () => {
     ['a 2025 session', [] as string[], 'session'],
     ['stateless 2025', ['--stateless'], 'legacy'],
     ['2026-07-28', [] as string[], 'modern'],
-  ] as const)('%s', async (_, flags, kind) => {
-    upstream.setFallback({ hang: true });
-    const server = await spawnHttpServer([...flags], fullEnv(upstream.url, { SVC_TIMEOUT_MS: '60000' }));
-    servers.push(server);
-    let headers: Record<string, string> = { 'mcp-protocol-version': '2025-11-25' };
-    if (kind === 'session') {
-      const init = await rawRequest(server.url, { body: INITIALIZE });
-      headers = { ...headers, 'mcp-session-id': init.headers['mcp-session-id'] as string };
-    }
-    await callThenDisconnect(server.url, kind === 'modern' ? MODERN : headers, kind === 'modern' ? modernCall : legacyCall);
-    // The call ends long before its 60 s timeout, as cancelled, and nothing holds it.
-    await waitFor(() => /"event":"tool_call"[^\n]*"outcome":"cancelled"/.test(server.stderr()), 10_000, 'the call to be cancelled');
-  }, 30_000);
+  ] as const)(
+    '%s',
+    async (_, flags, kind) => {
+      upstream.setFallback({ hang: true });
+      const server = await spawnHttpServer([...flags], fullEnv(upstream.url, { SVC_TIMEOUT_MS: '60000' }));
+      servers.push(server);
+      let headers: Record<string, string> = { 'mcp-protocol-version': '2025-11-25' };
+      if (kind === 'session') {
+        const init = await rawRequest(server.url, { body: INITIALIZE });
+        headers = { ...headers, 'mcp-session-id': init.headers['mcp-session-id'] as string };
+      }
+      await callThenDisconnect(
+        server.url,
+        kind === 'modern' ? MODERN : headers,
+        kind === 'modern' ? modernCall : legacyCall,
+      );
+      // The call ends long before its 60 s timeout, as cancelled, and nothing holds it.
+      await waitFor(
+        () => /"event":"tool_call"[^\n]*"outcome":"cancelled"/.test(server.stderr()),
+        10_000,
+        'the call to be cancelled',
+      );
+    },
+    30_000,
+  );
 });
 
 describe('waiting for a user holds no place', () => {
-  it('80 unanswered forms in one session leave another session\'s call answered at once', async () => {
+  it("80 unanswered forms in one session leave another session's call answered at once", async () => {
     upstream.setFallback({ status: 200, body: LANGUAGES });
     const server = await spawnHttpServer([], fullEnv(upstream.url));
     servers.push(server);
@@ -89,7 +116,11 @@ describe('waiting for a user holds no place', () => {
       return new Promise<ElicitResult>(() => {}) as unknown as ElicitResult;
     });
     const forms = Array.from({ length: 80 }, (_, i) =>
-      patient.client.callTool({ name: 'kms_migrate_key', arguments: { keyTag: `kt-${i}`, targetRegion: 'KR' } }, undefined, { timeout: 60_000 }).catch(() => {}),
+      patient.client
+        .callTool({ name: 'kms_migrate_key', arguments: { keyTag: `kt-${i}`, targetRegion: 'KR' } }, undefined, {
+          timeout: 60_000,
+        })
+        .catch(() => {}),
     );
     await waitFor(() => asked === 80, 15_000, 'every form to be open');
     const other = await connectClient(server.url);
@@ -111,7 +142,12 @@ describe('a burst is served, not refused', () => {
     servers.push(server);
     const clients = await Promise.all(Array.from({ length: 40 }, () => connectClient(server.url)));
     const results = await Promise.all(
-      clients.flatMap(({ client }) => Array.from({ length: 10 }, () => client.callTool(TOKENIZER, undefined, { timeout: 60_000 }) as Promise<CallToolResult>)),
+      clients.flatMap(({ client }) =>
+        Array.from(
+          { length: 10 },
+          () => client.callTool(TOKENIZER, undefined, { timeout: 60_000 }) as Promise<CallToolResult>,
+        ),
+      ),
     );
     expect(results.filter((r) => r.isError).map((r) => JSON.stringify(r.content))).toEqual([]);
     expect(upstream.requests).toHaveLength(400);

@@ -1,6 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { connectClient, heapAfterGc, rssOf, spawnHttpServer, type HttpServerProcess } from '../../helpers/spawn-http.js';
+import {
+  connectClient,
+  heapAfterGc,
+  rssOf,
+  spawnHttpServer,
+  type HttpServerProcess,
+} from '../../helpers/spawn-http.js';
 
 const SESSIONS = 40;
 const CALLS = 10;
@@ -16,7 +22,10 @@ async function round(url: string): Promise<CallToolResult[][]> {
         const result =
           c % 2 === 0
             ? await client.callTool({ name: 'search_list_tokenizer_languages', arguments: {} })
-            : await client.callTool({ name: 'translation_translate_text', arguments: { source: 'ko', target: 'en', text: `안녕하세요 ${s}-${c}` } });
+            : await client.callTool({
+                name: 'translation_translate_text',
+                arguments: { source: 'ko', target: 'en', text: `안녕하세요 ${s}-${c}` },
+              });
         results.push(result as CallToolResult);
       }
       await transport.terminateSession(); // sessions must be released, not left to idle expiry
@@ -42,7 +51,9 @@ describe(`load: ${SESSIONS} concurrent sessions x ${CALLS} calls against the san
   beforeAll(async () => {
     // The cap equals the number of sessions per round: a session not released would make the next round fail.
     // The inspector (loopback, random port) lets the test force a GC and read the heap in use.
-    server = await spawnHttpServer(['--sandbox'], { SVC_MCP_MAX_SESSIONS: String(SESSIONS) }, ['--inspect=127.0.0.1:0']);
+    server = await spawnHttpServer(['--sandbox'], { SVC_MCP_MAX_SESSIONS: String(SESSIONS) }, [
+      '--inspect=127.0.0.1:0',
+    ]);
   });
   afterAll(async () => {
     expect(await server.stop()).toBe(0);
@@ -61,13 +72,21 @@ describe(`load: ${SESSIONS} concurrent sessions x ${CALLS} calls against the san
     const after = rssOf(server.child.pid!);
     const heapAfter = await heapAfterGc(server.stderr());
 
-    const calls = server.stderr().split('\n').filter((l) => l.startsWith('{"event":"http_request"') && l.includes('"rpc":"tools/call"'));
+    const calls = server
+      .stderr()
+      .split('\n')
+      .filter((l) => l.startsWith('{"event":"http_request"') && l.includes('"rpc":"tools/call"'));
     expect(calls.filter((l) => l.includes('"status":200'))).toHaveLength((rounds + 1) * SESSIONS * CALLS);
-    const deletes = server.stderr().split('\n').filter((l) => l.startsWith('{"event":"http_request","method":"DELETE"'));
+    const deletes = server
+      .stderr()
+      .split('\n')
+      .filter((l) => l.startsWith('{"event":"http_request","method":"DELETE"'));
     expect(deletes.filter((l) => l.includes('"status":200'))).toHaveLength((rounds + 1) * SESSIONS);
 
     const mib = (n: number) => `${(n / MiB).toFixed(1)} MiB`;
-    console.log(`after warm-up: RSS ${mib(baseline)}, heap ${mib(heapBaseline)}; after ${rounds} more rounds: RSS ${mib(after)}, heap ${mib(heapAfter)}`);
+    console.log(
+      `after warm-up: RSS ${mib(baseline)}, heap ${mib(heapBaseline)}; after ${rounds} more rounds: RSS ${mib(after)}, heap ${mib(heapAfter)}`,
+    );
     // What is reachable after a full GC must be back near the baseline: 160 sessions that were never released
     // (about 60 KiB each: an McpServer, a transport, their maps and streams) would show here, and would also
     // have tripped the session cap.

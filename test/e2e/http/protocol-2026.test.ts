@@ -22,11 +22,16 @@ interface Rpc {
   /** Every JSON-RPC message of the answer (one for JSON, all data lines of an SSE stream). */
   messages: Record<string, unknown>[];
   /** The one with an id: the response. */
-  response: { result?: Record<string, unknown>; error?: { code: number; message: string; data?: Record<string, unknown> } };
+  response: {
+    result?: Record<string, unknown>;
+    error?: { code: number; message: string; data?: Record<string, unknown> };
+  };
 }
 
 let id = 0;
-/** One 2026-07-28 request: the envelope in _meta, the standard headers from the body unless `headers` says otherwise. */
+/**
+ * One 2026-07-28 request: the envelope in _meta, the standard headers from the body unless `headers` says otherwise.
+ */
 async function rpc(
   url: string,
   method: string,
@@ -59,8 +64,13 @@ async function rpc(
   return { status: response.status, messages, response: found as Rpc['response'] };
 }
 
-const callTool = (url: string, name: string, args: Record<string, unknown>, extra: Record<string, unknown> = {}, meta?: Record<string, unknown>) =>
-  rpc(url, 'tools/call', { name, arguments: args, ...extra }, { meta });
+const callTool = (
+  url: string,
+  name: string,
+  args: Record<string, unknown>,
+  extra: Record<string, unknown> = {},
+  meta?: Record<string, unknown>,
+) => rpc(url, 'tools/call', { name, arguments: args, ...extra }, { meta });
 
 for (const stateless of [false, true]) {
   describe(stateless ? '--stateless' : 'sessions mode', () => {
@@ -77,11 +87,18 @@ for (const stateless of [false, true]) {
       // The versions a request may name in its _meta; the 2025 ones are reached by initialize (tested in eras.test.ts).
       expect(result.supportedVersions).toEqual([VERSION]);
       expect(result.capabilities).toMatchObject({ tools: {}, resources: {}, prompts: {}, completions: {} });
-      expect((result._meta as Record<string, { name: string }>)['io.modelcontextprotocol/serverInfo']!.name).toBe('svc-platform-mcp');
+      expect((result._meta as Record<string, { name: string }>)['io.modelcontextprotocol/serverInfo']!.name).toBe(
+        'svc-platform-mcp',
+      );
     });
 
     it('answers a version it does not serve with -32022 listing the supported ones', async () => {
-      const { response } = await rpc(server.url, 'tools/list', {}, { meta: { 'io.modelcontextprotocol/protocolVersion': '2099-01-01' } });
+      const { response } = await rpc(
+        server.url,
+        'tools/list',
+        {},
+        { meta: { 'io.modelcontextprotocol/protocolVersion': '2099-01-01' } },
+      );
       expect(response.error?.code).toBe(-32022);
       expect(response.error?.data?.supported).toEqual(expect.arrayContaining([VERSION]));
     });
@@ -96,12 +113,18 @@ for (const stateless of [false, true]) {
       expect(names(first)).toEqual(names(second));
       expect(names(first)[0]).toBe('streaming_list_config_groups');
       expect(names(first).at(-1)).toBe('translate_and_summarize');
-      const read = (await rpc(server.url, 'resources/read', { uri: 'svc://search/tokenizer-languages' })).response.result!;
+      const read = (await rpc(server.url, 'resources/read', { uri: 'svc://search/tokenizer-languages' })).response
+        .result!;
       expect(read).toMatchObject({ resultType: 'complete', ttlMs: 300_000, cacheScope: 'private' });
     });
 
     it('refuses a Mcp-Method header that disagrees with the body (-32020, HTTP 400)', async () => {
-      const { status, response } = await rpc(server.url, 'tools/list', {}, { headers: { 'mcp-method': 'prompts/list' } });
+      const { status, response } = await rpc(
+        server.url,
+        'tools/list',
+        {},
+        { headers: { 'mcp-method': 'prompts/list' } },
+      );
       expect(status).toBe(400);
       expect(response.error?.code).toBe(-32020);
     });
@@ -111,37 +134,62 @@ for (const stateless of [false, true]) {
       expect(response.error?.code).toBe(-32602);
     });
 
-    it('a destructive call: an input request with sealed state; a retry with a tampered state or another call\'s is refused', async () => {
+    it("a destructive call: an input request with sealed state; a retry with a tampered state or another call's is refused", async () => {
       const args = { serviceId: 'rcs-similar-item' };
       const first = (await callTool(server.url, 'recommendation_delete_service', args)).response.result!;
       expect(first.resultType).toBe('input_required');
-      const form = (first.inputRequests as Record<string, { method: string; params: { message: string } }>).confirmation!;
+      const form = (first.inputRequests as Record<string, { method: string; params: { message: string } }>)
+        .confirmation!;
       expect(form.method).toBe('elicitation/create');
       expect(form.params.message).toMatch(/type the serviceId: rcs-similar-item$/);
       const state = first.requestState as string;
       const accept = { confirmation: { action: 'accept', content: { serviceId: 'rcs-similar-item' } } };
 
       const tampered = `${state.slice(0, -2)}${state.endsWith('AA') ? 'BB' : 'AA'}`;
-      const refused = await callTool(server.url, 'recommendation_delete_service', args, { inputResponses: accept, requestState: tampered });
+      const refused = await callTool(server.url, 'recommendation_delete_service', args, {
+        inputResponses: accept,
+        requestState: tampered,
+      });
       expect(refused.response.error?.code).toBe(-32602);
 
-      const other = await callTool(server.url, 'recommendation_delete_service', { serviceId: 'rcs-home-feed' }, {
-        inputResponses: { confirmation: { action: 'accept', content: { serviceId: 'rcs-home-feed' } } },
-        requestState: state,
-      });
-      const otherText = ((other.response.result!.content as { text: string }[])[0]!).text;
+      const other = await callTool(
+        server.url,
+        'recommendation_delete_service',
+        { serviceId: 'rcs-home-feed' },
+        {
+          inputResponses: { confirmation: { action: 'accept', content: { serviceId: 'rcs-home-feed' } } },
+          requestState: state,
+        },
+      );
+      const otherText = (other.response.result!.content as { text: string }[])[0]!.text;
       expect(otherText).toMatch(/\[not_confirmed\]: the confirmation answered was asked for another call/);
 
-      const declined = await callTool(server.url, 'recommendation_delete_service', args, { inputResponses: { confirmation: { action: 'decline' } }, requestState: state });
-      expect(((declined.response.result!.content as { text: string }[])[0]!).text).toMatch(/the user declined\. Nothing was sent\./);
+      const declined = await callTool(server.url, 'recommendation_delete_service', args, {
+        inputResponses: { confirmation: { action: 'decline' } },
+        requestState: state,
+      });
+      expect((declined.response.result!.content as { text: string }[])[0]!.text).toMatch(
+        /the user declined\. Nothing was sent\./,
+      );
 
-      const done = await callTool(server.url, 'recommendation_delete_service', args, { inputResponses: accept, requestState: state });
+      const done = await callTool(server.url, 'recommendation_delete_service', args, {
+        inputResponses: accept,
+        requestState: state,
+      });
       expect(done.response.result!.isError).toBeFalsy();
       // A 2026-07-28 client that shows no forms confirms by argument.
-      const noForms = await callTool(server.url, 'recommendation_delete_service', args, {}, {
-        'io.modelcontextprotocol/clientCapabilities': {},
-      });
-      expect(((noForms.response.result!.content as { text: string }[])[0]!).text).toMatch(/call again with confirm set to the serviceId/);
+      const noForms = await callTool(
+        server.url,
+        'recommendation_delete_service',
+        args,
+        {},
+        {
+          'io.modelcontextprotocol/clientCapabilities': {},
+        },
+      );
+      expect((noForms.response.result!.content as { text: string }[])[0]!.text).toMatch(
+        /call again with confirm set to the serviceId/,
+      );
     });
   });
 }
@@ -179,14 +227,28 @@ describe('the per-request log level', () => {
   });
 
   it('sends the retry note to a request that asks for warnings, and nothing below its level', async () => {
-    const told = await callTool(server.url, 'recommendation_get_default_schema', { datasetType: 'user' }, {}, {
-      'io.modelcontextprotocol/logLevel': 'warning',
-    });
+    const told = await callTool(
+      server.url,
+      'recommendation_get_default_schema',
+      { datasetType: 'user' },
+      {},
+      {
+        'io.modelcontextprotocol/logLevel': 'warning',
+      },
+    );
     expect(told.response.result!.isError).toBeFalsy();
-    expect(notes(told)).toEqual([expect.objectContaining({ params: expect.objectContaining({ level: 'warning', logger: 'svc-platform-mcp' }) })]);
-    const errorsOnly = await callTool(server.url, 'recommendation_get_default_schema', { datasetType: 'user' }, {}, {
-      'io.modelcontextprotocol/logLevel': 'error',
-    });
+    expect(notes(told)).toEqual([
+      expect.objectContaining({ params: expect.objectContaining({ level: 'warning', logger: 'svc-platform-mcp' }) }),
+    ]);
+    const errorsOnly = await callTool(
+      server.url,
+      'recommendation_get_default_schema',
+      { datasetType: 'user' },
+      {},
+      {
+        'io.modelcontextprotocol/logLevel': 'error',
+      },
+    );
     expect(notes(errorsOnly)).toEqual([]);
   });
 });

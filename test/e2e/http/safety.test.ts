@@ -8,7 +8,14 @@
 import type { CallToolResult, ElicitResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startRecordingServer, type RecordingServer } from '../../helpers/recording-server.js';
-import { INITIALIZE, connectEraClient, rawRequest, rpcMessage, spawnHttpServer, type HttpServerProcess } from '../../helpers/spawn-http.js';
+import {
+  INITIALIZE,
+  connectEraClient,
+  rawRequest,
+  rpcMessage,
+  spawnHttpServer,
+  type HttpServerProcess,
+} from '../../helpers/spawn-http.js';
 import { fullEnv } from '../../helpers/upstream.js';
 
 let upstream: RecordingServer;
@@ -24,12 +31,21 @@ const MIGRATE = { keyTag: 'kt-1', targetRegion: 'JPN' };
 const MIGRATED = { body: { code: 'SUCCESS', data: { keyTag: 'kt-1', targetRegion: 'JPN' } } };
 const text = (r: CallToolResult) => (r.content[0] as { text: string }).text;
 
-for (const [mode, era] of [['sessions', '2025'], ['stateless', '2025'], ['sessions', '2026'], ['stateless', '2026']] as const) {
+for (const [mode, era] of [
+  ['sessions', '2025'],
+  ['stateless', '2025'],
+  ['sessions', '2026'],
+  ['stateless', '2026'],
+] as const) {
   describe(`narrowing (${mode}, ${era} client)`, () => {
     let server: HttpServerProcess;
     beforeAll(async () => {
       server = await spawnHttpServer(
-        [...(mode === 'stateless' ? ['--stateless'] : []), '--tools', 'search_list_tokenizer_languages,kms_migrate_key,search_update_schema'],
+        [
+          ...(mode === 'stateless' ? ['--stateless'] : []),
+          '--tools',
+          'search_list_tokenizer_languages,kms_migrate_key,search_update_schema',
+        ],
         fullEnv(upstream.url),
       );
     });
@@ -40,16 +56,24 @@ for (const [mode, era] of [['sessions', '2025'], ['stateless', '2025'], ['sessio
     it('X-MCP-Read-Only: true leaves only the read-only tools of the process', async () => {
       const client = await connectEraClient(era, server.url, { 'X-MCP-Read-Only': 'true' });
       expect((await client.listTools()).tools.map((t) => t.name)).toEqual(['search_list_tokenizer_languages']);
-      const refused = (await client.callTool({ name: 'kms_migrate_key', arguments: { ...MIGRATE, confirm: 'kt-1' } })) as CallToolResult;
+      const refused = (await client.callTool({
+        name: 'kms_migrate_key',
+        arguments: { ...MIGRATE, confirm: 'kt-1' },
+      })) as CallToolResult;
       expect(text(refused)).toMatch(/\[not_enabled\].*read-only mode/);
       expect(upstream.requests).toHaveLength(0);
       await client.close();
     });
 
     it('X-MCP-Tools narrows, and cannot widen what the process allows', async () => {
-      const client = await connectEraClient(era, server.url, { 'X-MCP-Tools': 'kms_migrate_key,recommendation_delete_service' });
+      const client = await connectEraClient(era, server.url, {
+        'X-MCP-Tools': 'kms_migrate_key,recommendation_delete_service',
+      });
       expect((await client.listTools()).tools.map((t) => t.name)).toEqual(['kms_migrate_key']);
-      const refused = (await client.callTool({ name: 'recommendation_delete_service', arguments: { serviceId: 's', confirm: 's' } })) as CallToolResult;
+      const refused = (await client.callTool({
+        name: 'recommendation_delete_service',
+        arguments: { serviceId: 's', confirm: 's' },
+      })) as CallToolResult;
       expect(text(refused)).toMatch(/\[not_enabled\]/);
       expect(upstream.requests).toHaveLength(0);
       await client.close();
@@ -63,7 +87,10 @@ for (const [mode, era] of [['sessions', '2025'], ['stateless', '2025'], ['sessio
         if (mode === 'sessions') {
           const init = await rawRequest(server.url, { headers, body: INITIALIZE });
           expect(init.status).toBe(200);
-          res = await rawRequest(server.url, { headers: { 'Mcp-Session-Id': init.headers['mcp-session-id'] as string }, body: list });
+          res = await rawRequest(server.url, {
+            headers: { 'Mcp-Session-Id': init.headers['mcp-session-id'] as string },
+            body: list,
+          });
         } else {
           res = await rawRequest(server.url, { headers, body: list });
         }
@@ -81,7 +108,9 @@ for (const [mode, era] of [['sessions', '2025'], ['stateless', '2025'], ['sessio
     it('refuses a header it cannot read, naming the valid tools', async () => {
       const res = await rawRequest(server.url, { headers: { 'X-MCP-Tools': 'kms_drop_everything' }, body: INITIALIZE });
       expect(res.status).toBe(400);
-      expect(rpcMessage(res.body).error?.message).toMatch(/X-MCP-Tools names unknown tools \(kms_drop_everything\); valid: /);
+      expect(rpcMessage(res.body).error?.message).toMatch(
+        /X-MCP-Tools names unknown tools \(kms_drop_everything\); valid: /,
+      );
       const bad = await rawRequest(server.url, { headers: { 'X-MCP-Read-Only': 'maybe' }, body: INITIALIZE });
       expect(bad.status).toBe(400);
       expect(rpcMessage(bad.body).error?.message).toMatch(/X-MCP-Read-Only must be true or false/);
@@ -104,7 +133,10 @@ for (const [mode, era] of [['sessions', '2025'], ['stateless', '2025'], ['sessio
         expect(text(result)).toMatch(/\[not_confirmed\].*confirm set to the keyTag/);
         expect(asked).toBe(0);
         expect(upstream.requests).toHaveLength(0);
-        const confirmed = (await client.callTool({ name: 'kms_migrate_key', arguments: { ...MIGRATE, confirm: 'kt-1' } })) as CallToolResult;
+        const confirmed = (await client.callTool({
+          name: 'kms_migrate_key',
+          arguments: { ...MIGRATE, confirm: 'kt-1' },
+        })) as CallToolResult;
         expect(confirmed.isError, text(confirmed)).toBeFalsy();
         expect(upstream.requests).toHaveLength(1);
       }

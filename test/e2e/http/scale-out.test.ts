@@ -85,7 +85,12 @@ class ProxyClient {
     const inFlight: { call?: AbortController } = {};
     const watchedFetch = async (input: string | URL | Request, init?: RequestInit): Promise<Response> => {
       const response = await fetch(input, init);
-      if (init?.method !== 'POST' || !response.body || !response.headers.get('content-type')?.startsWith('text/event-stream')) return response;
+      if (
+        init?.method !== 'POST' ||
+        !response.body ||
+        !response.headers.get('content-type')?.startsWith('text/event-stream')
+      )
+        return response;
       const reader = response.body.getReader();
       const body = new ReadableStream<Uint8Array>({
         async pull(controller) {
@@ -100,7 +105,11 @@ class ProxyClient {
         },
         cancel: (reason) => reader.cancel(reason),
       });
-      return new Response(body, { status: response.status, statusText: response.statusText, headers: response.headers });
+      return new Response(body, {
+        status: response.status,
+        statusText: response.statusText,
+        headers: response.headers,
+      });
     };
     const transport = new StreamableHTTPClientTransport(new URL(url), {
       requestInit: { headers: { Authorization: `Bearer ${TOKEN}` } },
@@ -123,7 +132,14 @@ class ProxyClient {
       const result =
         n % 2 === 0
           ? await this.client.callTool({ name: 'search_list_tokenizer_languages', arguments: {} }, undefined, options)
-          : await this.client.callTool({ name: 'translation_translate_text', arguments: { source: 'ko', target: 'en', text: `안녕하세요 ${client}-${n}` } }, undefined, options);
+          : await this.client.callTool(
+              {
+                name: 'translation_translate_text',
+                arguments: { source: 'ko', target: 'en', text: `안녕하세요 ${client}-${n}` },
+              },
+              undefined,
+              options,
+            );
       return result as CallToolResult;
     } finally {
       this.inFlight.call = undefined;
@@ -166,7 +182,9 @@ function toolCalls(replica: HttpServerProcess): number {
   return replica
     .stderr()
     .split('\n')
-    .filter((l) => l.startsWith('{"event":"http_request"') && l.includes('"rpc":"tools/call"') && l.includes('"status":200')).length;
+    .filter(
+      (l) => l.startsWith('{"event":"http_request"') && l.includes('"rpc":"tools/call"') && l.includes('"status":200'),
+    ).length;
 }
 
 function describeError(error: unknown): string {
@@ -176,13 +194,19 @@ function describeError(error: unknown): string {
 
 /** What a call in flight at the kill may end with: the proxy's JSON 502, or its response stream cut. */
 function isClearInFlightFailure(error: unknown): boolean {
-  if (error instanceof StreamableHTTPError) return error.code === 502 && error.message.includes('"code":-32000') && error.message.includes('Bad gateway');
+  if (error instanceof StreamableHTTPError)
+    return error.code === 502 && error.message.includes('"code":-32000') && error.message.includes('Bad gateway');
   // The SDK wraps the abort reason: "MCP error -32001: Error: response stream broken: terminated".
   return error instanceof Error && error.message.includes('response stream broken');
 }
 
 function isSessionNotFound(error: unknown): boolean {
-  return error instanceof StreamableHTTPError && error.code === 404 && error.message.includes('"code":-32001') && error.message.includes('Session not found');
+  return (
+    error instanceof StreamableHTTPError &&
+    error.code === 404 &&
+    error.message.includes('"code":-32001') &&
+    error.message.includes('Session not found')
+  );
 }
 
 if (!nginx) {
@@ -231,15 +255,22 @@ if (!nginx) {
       const inFlight = attempts.filter((a) => a.start < kill.gone && a.end >= kill.sent);
       const failed = attempts.filter((a) => a.error !== undefined);
       expect(after.length).toBeGreaterThan((CLIENTS * CALLS - KILL_AFTER) / 2);
-      for (const a of after) expect(a.error, `call ${a.client}/${a.call} after the kill: ${describeError(a.error)}`).toBeUndefined();
+      for (const a of after)
+        expect(a.error, `call ${a.client}/${a.call} after the kill: ${describeError(a.error)}`).toBeUndefined();
       for (const a of failed) {
-        expect(inFlight, `call ${a.client}/${a.call} failed but was not in flight at the kill: ${describeError(a.error)}`).toContain(a);
+        expect(
+          inFlight,
+          `call ${a.client}/${a.call} failed but was not in flight at the kill: ${describeError(a.error)}`,
+        ).toContain(a);
         expect(isClearInFlightFailure(a.error), describeError(a.error)).toBe(true);
       }
       // Everything after the kill went to r2.
       await waitFor(() => toolCalls(cluster!.replicas.r2) >= servedBefore.r2 + after.length, 5_000, 'r2 log lines');
 
-      const retried = cluster!.proxy.accessLog().split('\n').filter((l) => l.includes(', ')).length;
+      const retried = cluster!.proxy
+        .accessLog()
+        .split('\n')
+        .filter((l) => l.includes(', ')).length;
       console.log(
         `stateless: ${attempts.length} calls in ${Math.round(performance.now() - started)} ms; before the kill r1 served ${servedBefore.r1}, ` +
           `r2 ${servedBefore.r2}; in flight at the kill ${inFlight.length} (${failed.length} failed: ` +
@@ -275,7 +306,12 @@ if (!nginx) {
         clients.map(async (first, c) => {
           let client = first;
           for (let n = 0; n < CALLS; n += 1) {
-            const attempt: Partial<Attempt> = { client: c, call: n, session: client.sessionId, start: performance.now() };
+            const attempt: Partial<Attempt> = {
+              client: c,
+              call: n,
+              session: client.sessionId,
+              start: performance.now(),
+            };
             try {
               const result = await client.call(c, n);
               if (result.isError) attempt.error = new Error(`tool error: ${JSON.stringify(result.content)}`);
@@ -325,18 +361,27 @@ if (!nginx) {
       // Any other failure is a call that was in flight on r1 at the kill, with a clear error.
       for (const a of other) {
         expect(a.session, describeError(a.error)).toMatch(/^r1\./);
-        expect(a.start < kill.gone && a.end >= kill.sent, `call ${a.client}/${a.call} failed outside the kill: ${describeError(a.error)}`).toBe(true);
+        expect(
+          a.start < kill.gone && a.end >= kill.sent,
+          `call ${a.client}/${a.call} failed outside the kill: ${describeError(a.error)}`,
+        ).toBe(true);
         expect(isClearInFlightFailure(a.error), describeError(a.error)).toBe(true);
       }
       // The 404s are r2's own answer (an id it does not know), not the proxy's.
-      const unknownOnR2 = () => cluster!.replicas.r2.stderr().split('\n').filter((l) => l.includes('"refused":"unknown_session"')).length;
+      const unknownOnR2 = () =>
+        cluster!.replicas.r2
+          .stderr()
+          .split('\n')
+          .filter((l) => l.includes('"refused":"unknown_session"')).length;
       await waitFor(() => unknownOnR2() >= notFound.length, 5_000, 'unknown_session lines on r2');
 
       console.log(
         `sessions: ${attempts.length} attempts in ${Math.round(performance.now() - started)} ms; sessions on r1 ${home.filter((r) => r === 'r1').length}, ` +
           `on r2 ${home.filter((r) => r === 'r2').length}; 404 -32001 then re-initialised: ${notFound.length} ` +
           `(${notFound.map((a) => `${Math.round(a.end - a.start)} ms`).join(', ')}); failed in flight: ${other.length}` +
-          (other.length ? ` (${[...new Set(other.map((a) => describeError(a.error).slice(0, 160)))].join(' | ')})` : ''),
+          (other.length
+            ? ` (${[...new Set(other.map((a) => describeError(a.error).slice(0, 160)))].join(' | ')})`
+            : ''),
       );
     }, 60_000);
 
@@ -344,7 +389,11 @@ if (!nginx) {
       const { proxy, url } = cluster!;
       const body = JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/list' });
       const dead = await rawRequest(url, {
-        headers: { Authorization: `Bearer ${TOKEN}`, 'Mcp-Session-Id': 'r1.00000000-0000-4000-8000-000000000000', 'Mcp-Protocol-Version': '2025-06-18' },
+        headers: {
+          Authorization: `Bearer ${TOKEN}`,
+          'Mcp-Session-Id': 'r1.00000000-0000-4000-8000-000000000000',
+          'Mcp-Protocol-Version': '2025-06-18',
+        },
         body,
       });
       expect(dead.status).toBe(404);

@@ -28,8 +28,13 @@ describe('graceful shutdown', () => {
       upstream.setFallback({ status: 200, body: LANGUAGES, delayMs: UPSTREAM_DELAY_MS });
       const server = await spawnHttpServer(mode === 'stateless' ? ['--stateless'] : [], fullEnv(upstream.url));
       const clients = await Promise.all((['2025', '2026'] as const).map((era) => connectEraClient(era, server.url)));
-      const calls = Array.from({ length: CALLS }, (_, i) =>
-        clients[i % 2]!.callTool({ name: 'search_list_tokenizer_languages', arguments: {} }) as Promise<CallToolResult>,
+      const calls = Array.from(
+        { length: CALLS },
+        (_, i) =>
+          clients[i % 2]!.callTool({
+            name: 'search_list_tokenizer_languages',
+            arguments: {},
+          }) as Promise<CallToolResult>,
       );
       await waitFor(() => upstream.requests.length === CALLS, 10_000, 'every call to reach the upstream');
 
@@ -53,12 +58,21 @@ describe('graceful shutdown', () => {
   it('SVC_MCP_SHUTDOWN_GRACE_MS bounds the wait; the calls cut off answer [shutting_down], saying whether they were sent', async () => {
     upstream.reset();
     upstream.setFallback({ hang: true });
-    const server = await spawnHttpServer([], fullEnv(upstream.url, { SVC_MCP_SHUTDOWN_GRACE_MS: '300', SVC_TIMEOUT_MS: '20000' }));
+    const server = await spawnHttpServer(
+      [],
+      fullEnv(upstream.url, { SVC_MCP_SHUTDOWN_GRACE_MS: '300', SVC_TIMEOUT_MS: '20000' }),
+    );
     const { client } = await connectClient(server.url);
     // Stopped at the end of the grace period: each call gets its answer on its stream (without, the client would
     // wait for its own timeout).
-    const read = client.callTool({ name: 'search_list_tokenizer_languages', arguments: {} }, undefined, { timeout: 5_000 }) as Promise<CallToolResult>;
-    const write = client.callTool({ name: 'kms_migrate_key', arguments: { keyTag: 'kt-1', targetRegion: 'JPN', confirm: 'kt-1' } }, undefined, { timeout: 5_000 }) as Promise<CallToolResult>;
+    const read = client.callTool({ name: 'search_list_tokenizer_languages', arguments: {} }, undefined, {
+      timeout: 5_000,
+    }) as Promise<CallToolResult>;
+    const write = client.callTool(
+      { name: 'kms_migrate_key', arguments: { keyTag: 'kt-1', targetRegion: 'JPN', confirm: 'kt-1' } },
+      undefined,
+      { timeout: 5_000 },
+    ) as Promise<CallToolResult>;
     await waitFor(() => upstream.requests.length === 2, 10_000, 'the calls to reach the upstream');
     const started = Date.now();
     server.child.kill('SIGTERM');
@@ -67,7 +81,9 @@ describe('graceful shutdown', () => {
     expect(readResult.isError).toBe(true);
     expect(text(readResult)).toMatch(/failed \[shutting_down\]: the server shut down before the call ended/);
     expect(writeResult.isError).toBe(true);
-    expect(text(writeResult)).toMatch(/failed \[shutting_down\]: the server shut down before the call ended\. The outcome is unknown: the request may have reached the upstream/);
+    expect(text(writeResult)).toMatch(
+      /failed \[shutting_down\]: the server shut down before the call ended\. The outcome is unknown: the request may have reached the upstream/,
+    );
     expect(await server.exited).toBe(0);
     expect(Date.now() - started).toBeLessThan(3_000);
     expect(server.stderr()).toContain('"event":"shutdown_grace_expired","graceMs":300,"cutOff":2,"stopped":2');

@@ -28,7 +28,14 @@ async function fails(name: string, args: Record<string, unknown>, pattern: RegEx
   expect(textOf(result)).toMatch(pattern);
 }
 
-type Page = { result: { currentPage: number; isLast: boolean; totalPage: number; kafkaConfigGroupList: { configGroupNo: number; kafkaVersionCode: unknown }[] } };
+type Page = {
+  result: {
+    currentPage: number;
+    isLast: boolean;
+    totalPage: number;
+    kafkaConfigGroupList: { configGroupNo: number; kafkaVersionCode: unknown }[];
+  };
+};
 
 describe('--sandbox with no environment', () => {
   it('says it is a sandbox on stderr and in the instructions', () => {
@@ -37,8 +44,15 @@ describe('--sandbox with no environment', () => {
   });
 
   it('E1 pages really page, in every Region, with integer version codes', async () => {
-    const page1 = (await ok('streaming_list_config_groups', { kafkaVersionCode: 2080100, pageSize: 10 })) as unknown as Page;
-    const page3 = (await ok('streaming_list_config_groups', { kafkaVersionCode: 2080100, pageSize: 10, pageNo: 3 })) as unknown as Page;
+    const page1 = (await ok('streaming_list_config_groups', {
+      kafkaVersionCode: 2080100,
+      pageSize: 10,
+    })) as unknown as Page;
+    const page3 = (await ok('streaming_list_config_groups', {
+      kafkaVersionCode: 2080100,
+      pageSize: 10,
+      pageNo: 3,
+    })) as unknown as Page;
     expect(page1.result.kafkaConfigGroupList).toHaveLength(10);
     expect(page3.result.kafkaConfigGroupList).toHaveLength(3);
     expect(page1.result.totalPage).toBe(3);
@@ -48,7 +62,10 @@ describe('--sandbox with no environment', () => {
     for (const group of [...page1.result.kafkaConfigGroupList, ...page3.result.kafkaConfigGroupList]) {
       expect(group.kafkaVersionCode).toBe(2080100);
     }
-    const jpn = (await ok('streaming_list_config_groups', { region: 'JPN', kafkaVersionCode: 3050100 })) as unknown as Page;
+    const jpn = (await ok('streaming_list_config_groups', {
+      region: 'JPN',
+      kafkaVersionCode: 3050100,
+    })) as unknown as Page;
     expect(jpn.result.kafkaConfigGroupList).toHaveLength(5);
   });
 
@@ -59,13 +76,24 @@ describe('--sandbox with no environment', () => {
 
   it('E3 translates, both directions of a pair', async () => {
     const out = await ok('translation_translate_text', { source: 'ko', target: 'en', text: '감사합니다.' });
-    expect(out).toMatchObject({ message: { result: { srcLangType: 'ko', tarLangType: 'en', translatedText: 'Thank you.' } } });
+    expect(out).toMatchObject({
+      message: { result: { srcLangType: 'ko', tarLangType: 'en', translatedText: 'Thank you.' } },
+    });
     await ok('translation_translate_text', { source: 'ja', target: 'ko', text: 'ありがとうございます。' });
   });
 
   it('E4 updates a job and the update is seen', async () => {
-    const condition = { nrn: 'nrn:test:job', scriptPath: 'obs://s/a.py', logPath: 'obs://l/', numWorker: 7, timeout: 30 };
-    const first = await ok('dataflow_update_job_execution_options', { jobId: 'job-draft-report', jobCondition: condition });
+    const condition = {
+      nrn: 'nrn:test:job',
+      scriptPath: 'obs://s/a.py',
+      logPath: 'obs://l/',
+      numWorker: 7,
+      timeout: 30,
+    };
+    const first = await ok('dataflow_update_job_execution_options', {
+      jobId: 'job-draft-report',
+      jobCondition: condition,
+    });
     expect(first.runCondition).toMatchObject(condition);
     const second = await ok('dataflow_update_job_execution_options', {
       jobId: 'job-draft-report',
@@ -76,8 +104,16 @@ describe('--sandbox with no environment', () => {
   });
 
   it('E5 reverse geocodes in JSON by default, and gives XML as text when asked', async () => {
-    const out = await ok('maps_reverse_geocode', { coords: '126.97843,37.56668', orders: 'legalcode,admcode,addr,roadaddr' });
-    expect((out.results as { name: string }[]).map((r) => r.name)).toEqual(['legalcode', 'admcode', 'addr', 'roadaddr']);
+    const out = await ok('maps_reverse_geocode', {
+      coords: '126.97843,37.56668',
+      orders: 'legalcode,admcode,addr,roadaddr',
+    });
+    expect((out.results as { name: string }[]).map((r) => r.name)).toEqual([
+      'legalcode',
+      'admcode',
+      'addr',
+      'roadaddr',
+    ]);
     const sea = await ok('maps_reverse_geocode', { coords: '129.5,35.0' });
     expect(sea.status).toMatchObject({ code: 3 });
     const xml = await server.call('maps_reverse_geocode', { coords: '126.97843,37.56668', output: 'xml' });
@@ -87,7 +123,13 @@ describe('--sandbox with no environment', () => {
   });
 
   it('E6 adds a method response; adding it twice is refused', async () => {
-    const args = { productId: 'prd-orders', apiId: 'api-orders-v1', resourceId: 'res-orders', methodName: 'GET', statusCode: 418 };
+    const args = {
+      productId: 'prd-orders',
+      apiId: 'api-orders-v1',
+      resourceId: 'res-orders',
+      methodName: 'GET',
+      statusCode: 418,
+    };
     const out = await ok('apigateway_create_method_response', args);
     expect(out.methodResponseDto).toMatchObject({ apiId: 'api-orders-v1', statusCode: 418 });
     await fails('apigateway_create_method_response', args, /HTTP 409/);
@@ -96,29 +138,45 @@ describe('--sandbox with no environment', () => {
   it('E7 pages and filters products', async () => {
     const first = await ok('apigateway_list_products', { offset: 0, limit: 5 });
     const second = await ok('apigateway_list_products', { offset: '5', limit: 5 });
-    const ids = (p: Record<string, unknown>) => (p.productPage as { content: { productId: string }[] }).content.map((c) => c.productId);
+    const ids = (p: Record<string, unknown>) =>
+      (p.productPage as { content: { productId: string }[] }).content.map((c) => c.productId);
     expect(ids(first)).toHaveLength(5);
     expect(ids(second)).not.toEqual(ids(first));
     const published = await ok('apigateway_list_products', { isPublished: false });
-    expect((published.productPage as { content: { isPublished: boolean }[] }).content.every((p) => !p.isPublished)).toBe(true);
+    expect(
+      (published.productPage as { content: { isPublished: boolean }[] }).content.every((p) => !p.isPublished),
+    ).toBe(true);
   });
 
   it('E8 starts a scanner', async () => {
-    expect(await ok('datacatalog_run_scanner', { catalogId: 1001, scannerId: 2002 })).toMatchObject({ scannerId: 2002, status: 'SCANNER_STARTING' });
+    expect(await ok('datacatalog_run_scanner', { catalogId: 1001, scannerId: 2002 })).toMatchObject({
+      scannerId: 2002,
+      status: 'SCANNER_STARTING',
+    });
   });
 
   it('E9 knows taken names', async () => {
-    expect(await ok('bigdata_check_app_name', { accountId: '4fRk2Q9xLmN7pVb3TzYc1H', name: 'spark-etl' })).toMatchObject({ availableName: false });
-    expect(await ok('bigdata_check_app_name', { accountId: '4fRk2Q9xLmN7pVb3TzYc1H', name: 'fresh-app' })).toMatchObject({ availableName: true });
+    expect(
+      await ok('bigdata_check_app_name', { accountId: '4fRk2Q9xLmN7pVb3TzYc1H', name: 'spark-etl' }),
+    ).toMatchObject({ availableName: false });
+    expect(
+      await ok('bigdata_check_app_name', { accountId: '4fRk2Q9xLmN7pVb3TzYc1H', name: 'fresh-app' }),
+    ).toMatchObject({ availableName: true });
   });
 
   it('E10 returns default schemas', async () => {
-    expect(await ok('recommendation_get_default_schema', { datasetType: 'item' })).toMatchObject({ datasetType: 'item' });
+    expect(await ok('recommendation_get_default_schema', { datasetType: 'item' })).toMatchObject({
+      datasetType: 'item',
+    });
   });
 
   it('E11 deletes a service; it is gone afterwards', async () => {
     await ok('recommendation_delete_service', { serviceId: 'rcs-similar-item', confirm: 'rcs-similar-item' });
-    await fails('recommendation_delete_service', { serviceId: 'rcs-similar-item', confirm: 'rcs-similar-item' }, /gateway error 300: /);
+    await fails(
+      'recommendation_delete_service',
+      { serviceId: 'rcs-similar-item', confirm: 'rcs-similar-item' },
+      /gateway error 300: /,
+    );
   });
 
   it('E12 generates, honouring maxTokens', async () => {
@@ -131,9 +189,14 @@ describe('--sandbox with no environment', () => {
     const index = (name: string, section: string) => ({
       name,
       documentTermWeight: 'sum_wgt',
-      buildInfos: [{ name: `${section}_build`, sections: [section], sectionTermWeight: '1.0', indexProcessors: [korean] }],
+      buildInfos: [
+        { name: `${section}_build`, sections: [section], sectionTermWeight: '1.0', indexProcessors: [korean] },
+      ],
     });
-    const sections = ['product_id', 'title', 'description'].map((name) => ({ name, docProperties: [{ type: 'string', name }] }));
+    const sections = ['product_id', 'title', 'description'].map((name) => ({
+      name,
+      docProperties: [{ type: 'string', name }],
+    }));
     const current = [index('title_idx', 'title'), index('description_idx', 'description')];
     const added = await server.call('search_update_schema', {
       name: 'products',
@@ -150,15 +213,32 @@ describe('--sandbox with no environment', () => {
 
   it('E14 lists the six tokenizer languages', async () => {
     const out = await ok('search_list_tokenizer_languages', {});
-    expect((out.languages as { language: string }[]).map((l) => l.language)).toEqual(['chinese', 'english', 'indonesian', 'japanese', 'korean', 'thai']);
+    expect((out.languages as { language: string }[]).map((l) => l.language)).toEqual([
+      'chinese',
+      'english',
+      'indonesian',
+      'japanese',
+      'korean',
+      'thai',
+    ]);
   });
 
   it('E15 migrates a key; the global key is gone, a same-name key in the Region is refused', async () => {
-    expect(await ok('kms_migrate_key', { keyTag: 'kt-orders-3f9a1c', targetRegion: 'KR', confirm: 'kt-orders-3f9a1c' })).toMatchObject({
+    expect(
+      await ok('kms_migrate_key', { keyTag: 'kt-orders-3f9a1c', targetRegion: 'KR', confirm: 'kt-orders-3f9a1c' }),
+    ).toMatchObject({
       code: 'SUCCESS',
       data: { targetRegion: 'KR' },
     });
-    await fails('kms_migrate_key', { keyTag: 'kt-orders-3f9a1c', targetRegion: 'JPN', confirm: 'kt-orders-3f9a1c' }, /HTTP 404/);
-    await fails('kms_migrate_key', { keyTag: 'kt-pii-5c8d0e', targetRegion: 'JPN', confirm: 'kt-pii-5c8d0e' }, /HTTP 400/);
+    await fails(
+      'kms_migrate_key',
+      { keyTag: 'kt-orders-3f9a1c', targetRegion: 'JPN', confirm: 'kt-orders-3f9a1c' },
+      /HTTP 404/,
+    );
+    await fails(
+      'kms_migrate_key',
+      { keyTag: 'kt-pii-5c8d0e', targetRegion: 'JPN', confirm: 'kt-pii-5c8d0e' },
+      /HTTP 400/,
+    );
   });
 });

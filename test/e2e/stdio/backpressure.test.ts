@@ -22,7 +22,8 @@ it('stops reading stdin while stdout is backed up, keeps its memory bounded, and
   const baseline = rssOf(server.child.pid!);
 
   let batch = '';
-  for (let id = 1; id <= REQUESTS; id++) batch += `${JSON.stringify({ jsonrpc: '2.0', id: `bp-${id}`, method: 'tools/list', params: { _meta: { pad: PAD } } })}\n`;
+  for (let id = 1; id <= REQUESTS; id++)
+    batch += `${JSON.stringify({ jsonrpc: '2.0', id: `bp-${id}`, method: 'tools/list', params: { _meta: { pad: PAD } } })}\n`;
   server.child.stdin.write(batch);
 
   let peak = baseline;
@@ -31,12 +32,20 @@ it('stops reading stdin while stdout is backed up, keeps its memory bounded, and
     peak = Math.max(peak, rssOf(server.child.pid!));
   }
   // The server took only what it could answer: most of the requests still wait on the client's side of the pipe.
-  expect(server.child.stdin.writableLength).toBeGreaterThan(REQUESTS * PAD.length / 2);
+  expect(server.child.stdin.writableLength).toBeGreaterThan((REQUESTS * PAD.length) / 2);
   expect(peak - baseline).toBeLessThan(30 * MiB);
   expect(server.stderr()).not.toContain('MaxListenersExceededWarning');
 
   server.child.stdout.resume();
-  await waitFor(() => server!.messages.filter((m) => typeof m.id === 'string' && m.id.startsWith('bp-')).length === REQUESTS, 20_000, 'every answer');
-  expect(server.messages.filter((m) => typeof m.id === 'string' && m.id.startsWith('bp-')).every((m) => Array.isArray(m.result?.tools))).toBe(true);
+  await waitFor(
+    () => server!.messages.filter((m) => typeof m.id === 'string' && m.id.startsWith('bp-')).length === REQUESTS,
+    20_000,
+    'every answer',
+  );
+  expect(
+    server.messages
+      .filter((m) => typeof m.id === 'string' && m.id.startsWith('bp-'))
+      .every((m) => Array.isArray(m.result?.tools)),
+  ).toBe(true);
   expect(server.child.exitCode).toBeNull();
 }, 40_000);

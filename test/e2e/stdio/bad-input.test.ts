@@ -30,11 +30,15 @@ beforeEach(() => {
 
 /** Minimal valid arguments of each tool; each bad case changes one thing. */
 
-const without = (args: Record<string, unknown>, key: string) => Object.fromEntries(Object.entries(args).filter(([k]) => k !== key));
+const without = (args: Record<string, unknown>, key: string) =>
+  Object.fromEntries(Object.entries(args).filter(([k]) => k !== key));
 const withArgs = (tool: string, change: Record<string, unknown>) => ({ ...VALID[tool]!, ...change });
 const jobCondition = (change: Record<string, unknown>, drop?: string) => {
   const base = VALID.dataflow_update_job_execution_options!.jobCondition as Record<string, unknown>;
-  return { ...withArgs('dataflow_update_job_execution_options', {}), jobCondition: drop ? without(base, drop) : { ...base, ...change } };
+  return {
+    ...withArgs('dataflow_update_job_execution_options', {}),
+    jobCondition: drop ? without(base, drop) : { ...base, ...change },
+  };
 };
 
 const REQUIRED = /is required/;
@@ -50,17 +54,47 @@ const REQUIRED_CASES: Case[] = [
   ['translation_translate_text', without(VALID.translation_translate_text!, 'target'), 'target', REQUIRED],
   ['translation_translate_text', without(VALID.translation_translate_text!, 'text'), 'text', REQUIRED],
   ['translation_translate_text', withArgs('translation_translate_text', { text: '' }), 'text', />=\s?1|minimum 1/],
-  ['dataflow_update_job_execution_options', without(VALID.dataflow_update_job_execution_options!, 'jobId'), 'jobId', REQUIRED],
-  ['dataflow_update_job_execution_options', without(VALID.dataflow_update_job_execution_options!, 'jobCondition'), 'jobCondition', REQUIRED],
+  [
+    'dataflow_update_job_execution_options',
+    without(VALID.dataflow_update_job_execution_options!, 'jobId'),
+    'jobId',
+    REQUIRED,
+  ],
+  [
+    'dataflow_update_job_execution_options',
+    without(VALID.dataflow_update_job_execution_options!, 'jobCondition'),
+    'jobCondition',
+    REQUIRED,
+  ],
   ['dataflow_update_job_execution_options', jobCondition({}, 'nrn'), 'jobCondition.nrn', REQUIRED],
   ['dataflow_update_job_execution_options', jobCondition({}, 'scriptPath'), 'jobCondition.scriptPath', REQUIRED],
   ['dataflow_update_job_execution_options', jobCondition({}, 'logPath'), 'jobCondition.logPath', REQUIRED],
   ['maps_reverse_geocode', {}, 'coords', REQUIRED],
-  ['apigateway_create_method_response', without(VALID.apigateway_create_method_response!, 'productId'), 'productId', REQUIRED],
+  [
+    'apigateway_create_method_response',
+    without(VALID.apigateway_create_method_response!, 'productId'),
+    'productId',
+    REQUIRED,
+  ],
   ['apigateway_create_method_response', without(VALID.apigateway_create_method_response!, 'apiId'), 'apiId', REQUIRED],
-  ['apigateway_create_method_response', without(VALID.apigateway_create_method_response!, 'resourceId'), 'resourceId', REQUIRED],
-  ['apigateway_create_method_response', without(VALID.apigateway_create_method_response!, 'methodName'), 'methodName', REQUIRED],
-  ['apigateway_create_method_response', without(VALID.apigateway_create_method_response!, 'statusCode'), 'statusCode', REQUIRED],
+  [
+    'apigateway_create_method_response',
+    without(VALID.apigateway_create_method_response!, 'resourceId'),
+    'resourceId',
+    REQUIRED,
+  ],
+  [
+    'apigateway_create_method_response',
+    without(VALID.apigateway_create_method_response!, 'methodName'),
+    'methodName',
+    REQUIRED,
+  ],
+  [
+    'apigateway_create_method_response',
+    without(VALID.apigateway_create_method_response!, 'statusCode'),
+    'statusCode',
+    REQUIRED,
+  ],
   ['datacatalog_run_scanner', { scannerId: 2 }, 'catalogId', REQUIRED],
   ['datacatalog_run_scanner', { catalogId: 1 }, 'scannerId', REQUIRED],
   ['bigdata_check_app_name', { name: 'my-app' }, 'accountId', REQUIRED],
@@ -79,13 +113,43 @@ const ENUM_CASES: Case[] = [
   ['translation_translate_text', withArgs('translation_translate_text', { source: 'kr' }), 'source', ENUM],
   ['translation_translate_text', withArgs('translation_translate_text', { target: 'auto' }), 'target', ENUM],
   ['translation_translate_text', withArgs('translation_translate_text', { target: 'pt' }), 'target', ENUM],
-  ['maps_reverse_geocode', withArgs('maps_reverse_geocode', { sourcecrs: 'EPSG:5179' }), 'sourcecrs', /must be EPSG:4326, EPSG:3857, SVC:2048 \(any case\)/],
-  ['maps_reverse_geocode', withArgs('maps_reverse_geocode', { targetcrs: 'epsg:5179' }), 'targetcrs', /must be EPSG:4326, EPSG:3857, SVC:2048 \(any case\)/],
+  [
+    'maps_reverse_geocode',
+    withArgs('maps_reverse_geocode', { sourcecrs: 'EPSG:5179' }),
+    'sourcecrs',
+    /must be EPSG:4326, EPSG:3857, SVC:2048 \(any case\)/,
+  ],
+  [
+    'maps_reverse_geocode',
+    withArgs('maps_reverse_geocode', { targetcrs: 'epsg:5179' }),
+    'targetcrs',
+    /must be EPSG:4326, EPSG:3857, SVC:2048 \(any case\)/,
+  ],
   ['maps_reverse_geocode', withArgs('maps_reverse_geocode', { output: 'html' }), 'output', ENUM],
-  ['maps_reverse_geocode', withArgs('maps_reverse_geocode', { orders: 'legalcode,roadname' }), 'orders', /legalcode, admcode, addr, roadaddr/],
-  ['maps_reverse_geocode', withArgs('maps_reverse_geocode', { orders: '' }), 'orders', /legalcode, admcode, addr, roadaddr/],
-  ['apigateway_create_method_response', withArgs('apigateway_create_method_response', { methodName: 'TRACE' }), 'methodName', ENUM],
-  ['apigateway_create_method_response', withArgs('apigateway_create_method_response', { methodName: 'get' }), 'methodName', ENUM],
+  [
+    'maps_reverse_geocode',
+    withArgs('maps_reverse_geocode', { orders: 'legalcode,roadname' }),
+    'orders',
+    /legalcode, admcode, addr, roadaddr/,
+  ],
+  [
+    'maps_reverse_geocode',
+    withArgs('maps_reverse_geocode', { orders: '' }),
+    'orders',
+    /legalcode, admcode, addr, roadaddr/,
+  ],
+  [
+    'apigateway_create_method_response',
+    withArgs('apigateway_create_method_response', { methodName: 'TRACE' }),
+    'methodName',
+    ENUM,
+  ],
+  [
+    'apigateway_create_method_response',
+    withArgs('apigateway_create_method_response', { methodName: 'get' }),
+    'methodName',
+    ENUM,
+  ],
   ['apigateway_list_products', { subscriptionCode: 'PRIVATE' }, 'subscriptionCode', ENUM],
   ['recommendation_get_default_schema', { datasetType: 'users' }, 'datasetType', ENUM],
   ['kms_migrate_key', withArgs('kms_migrate_key', { targetRegion: 'SGN' }), 'targetRegion', ENUM],
@@ -96,25 +160,95 @@ const ENUM_CASES: Case[] = [
 ];
 
 const RANGE_CASES: Case[] = [
-  ['textgen_create_completion', withArgs('textgen_create_completion', { temperature: 0 }), 'temperature', /minimum 0, exclusive|>\s?0/],
-  ['textgen_create_completion', withArgs('textgen_create_completion', { temperature: 1.01 }), 'temperature', /maximum 1\b|<=\s?1/],
-  ['textgen_create_completion', withArgs('textgen_create_completion', { topP: 0 }), 'topP', /minimum 0, exclusive|>\s?0/],
+  [
+    'textgen_create_completion',
+    withArgs('textgen_create_completion', { temperature: 0 }),
+    'temperature',
+    /minimum 0, exclusive|>\s?0/,
+  ],
+  [
+    'textgen_create_completion',
+    withArgs('textgen_create_completion', { temperature: 1.01 }),
+    'temperature',
+    /maximum 1\b|<=\s?1/,
+  ],
+  [
+    'textgen_create_completion',
+    withArgs('textgen_create_completion', { topP: 0 }),
+    'topP',
+    /minimum 0, exclusive|>\s?0/,
+  ],
   ['textgen_create_completion', withArgs('textgen_create_completion', { topP: 1.5 }), 'topP', /maximum 1\b|<=\s?1/],
-  ['textgen_create_completion', withArgs('textgen_create_completion', { repeatPenalty: 0 }), 'repeatPenalty', /minimum 0, exclusive|>\s?0/],
-  ['textgen_create_completion', withArgs('textgen_create_completion', { repeatPenalty: 10.5 }), 'repeatPenalty', /maximum 10\b|<=\s?10/],
-  ['textgen_create_completion', withArgs('textgen_create_completion', { maxTokens: 0 }), 'maxTokens', /minimum 1\b|>=\s?1/],
-  ['textgen_create_completion', withArgs('textgen_create_completion', { maxTokens: 2049 }), 'maxTokens', /maximum 2048|<=\s?2048/],
+  [
+    'textgen_create_completion',
+    withArgs('textgen_create_completion', { repeatPenalty: 0 }),
+    'repeatPenalty',
+    /minimum 0, exclusive|>\s?0/,
+  ],
+  [
+    'textgen_create_completion',
+    withArgs('textgen_create_completion', { repeatPenalty: 10.5 }),
+    'repeatPenalty',
+    /maximum 10\b|<=\s?10/,
+  ],
+  [
+    'textgen_create_completion',
+    withArgs('textgen_create_completion', { maxTokens: 0 }),
+    'maxTokens',
+    /minimum 1\b|>=\s?1/,
+  ],
+  [
+    'textgen_create_completion',
+    withArgs('textgen_create_completion', { maxTokens: 2049 }),
+    'maxTokens',
+    /maximum 2048|<=\s?2048/,
+  ],
   ['textgen_create_completion', withArgs('textgen_create_completion', { maxTokens: 10.5 }), 'maxTokens', /int/i],
   ['textgen_create_completion', withArgs('textgen_create_completion', { topK: -1 }), 'topK', /minimum 0\b|>=\s?0/],
   ['textgen_create_completion', withArgs('textgen_create_completion', { topK: 129 }), 'topK', /maximum 128|<=\s?128/],
-  ['dataflow_update_job_execution_options', jobCondition({ numWorker: 1 }), 'jobCondition.numWorker', /minimum 2|>=\s?2/],
-  ['dataflow_update_job_execution_options', jobCondition({ numWorker: 11 }), 'jobCondition.numWorker', /maximum 10|<=\s?10/],
+  [
+    'dataflow_update_job_execution_options',
+    jobCondition({ numWorker: 1 }),
+    'jobCondition.numWorker',
+    /minimum 2|>=\s?2/,
+  ],
+  [
+    'dataflow_update_job_execution_options',
+    jobCondition({ numWorker: 11 }),
+    'jobCondition.numWorker',
+    /maximum 10|<=\s?10/,
+  ],
   ['dataflow_update_job_execution_options', jobCondition({ timeout: 0 }), 'jobCondition.timeout', /minimum 1\b|>=\s?1/],
-  ['dataflow_update_job_execution_options', jobCondition({ timeout: 1441 }), 'jobCondition.timeout', /maximum 1440|<=\s?1440/],
-  ['apigateway_create_method_response', withArgs('apigateway_create_method_response', { statusCode: 99 }), 'statusCode', /minimum 100|>=\s?100/],
-  ['apigateway_create_method_response', withArgs('apigateway_create_method_response', { statusCode: 600 }), 'statusCode', /maximum 599|<=\s?599/],
-  ['streaming_list_config_groups', withArgs('streaming_list_config_groups', { pageNo: 0 }), 'pageNo', /minimum 1\b|>=\s?1/],
-  ['streaming_list_config_groups', withArgs('streaming_list_config_groups', { pageSize: 0 }), 'pageSize', /minimum 1\b|>=\s?1/],
+  [
+    'dataflow_update_job_execution_options',
+    jobCondition({ timeout: 1441 }),
+    'jobCondition.timeout',
+    /maximum 1440|<=\s?1440/,
+  ],
+  [
+    'apigateway_create_method_response',
+    withArgs('apigateway_create_method_response', { statusCode: 99 }),
+    'statusCode',
+    /minimum 100|>=\s?100/,
+  ],
+  [
+    'apigateway_create_method_response',
+    withArgs('apigateway_create_method_response', { statusCode: 600 }),
+    'statusCode',
+    /maximum 599|<=\s?599/,
+  ],
+  [
+    'streaming_list_config_groups',
+    withArgs('streaming_list_config_groups', { pageNo: 0 }),
+    'pageNo',
+    /minimum 1\b|>=\s?1/,
+  ],
+  [
+    'streaming_list_config_groups',
+    withArgs('streaming_list_config_groups', { pageSize: 0 }),
+    'pageSize',
+    /minimum 1\b|>=\s?1/,
+  ],
   ['apigateway_list_products', { offset: -1 }, 'offset', /minimum 0\b|>=\s?0/],
   ['apigateway_list_products', { limit: 0 }, 'limit', /minimum 1\b|>=\s?1/],
   ['apigateway_list_products', { limit: '0' }, 'limit', />=\s?1/],
@@ -127,17 +261,37 @@ const RANGE_CASES: Case[] = [
 ];
 
 const LENGTH_AND_PATTERN_CASES: Case[] = [
-  ['apigateway_create_method_response', withArgs('apigateway_create_method_response', { responseDescription: s(2001) }), 'responseDescription', /maximum 2000|<=\s?2000/],
+  [
+    'apigateway_create_method_response',
+    withArgs('apigateway_create_method_response', { responseDescription: s(2001) }),
+    'responseDescription',
+    /maximum 2000|<=\s?2000/,
+  ],
   ['apigateway_list_products', { productName: s(101) }, 'productName', /maximum 100\b|<=\s?100/],
-  ['bigdata_check_app_name', withArgs('bigdata_check_app_name', { accountId: s(23, 'A') }), 'accountId', /maximum 22|<=\s?22/],
-  ['bigdata_check_app_name', withArgs('bigdata_check_app_name', { accountId: '7N42dgm5-FLK9N8MT7fHC7' }), 'accountId', /Base62/i],
+  [
+    'bigdata_check_app_name',
+    withArgs('bigdata_check_app_name', { accountId: s(23, 'A') }),
+    'accountId',
+    /maximum 22|<=\s?22/,
+  ],
+  [
+    'bigdata_check_app_name',
+    withArgs('bigdata_check_app_name', { accountId: '7N42dgm5-FLK9N8MT7fHC7' }),
+    'accountId',
+    /Base62/i,
+  ],
   ['bigdata_check_app_name', withArgs('bigdata_check_app_name', { name: 'ab' }), 'name', /minimum 3|>=\s?3/],
   ['bigdata_check_app_name', withArgs('bigdata_check_app_name', { name: s(16) }), 'name', /maximum 15|<=\s?15/],
   ['bigdata_check_app_name', withArgs('bigdata_check_app_name', { name: 'My-app' }), 'name', /lower-case/],
   ['bigdata_check_app_name', withArgs('bigdata_check_app_name', { name: '-myapp' }), 'name', /start/],
   ['bigdata_check_app_name', withArgs('bigdata_check_app_name', { name: 'myapp-' }), 'name', /end/],
   ['bigdata_check_app_name', withArgs('bigdata_check_app_name', { name: 'my--app' }), 'name', /single '-'/],
-  ['bigdata_check_app_name', withArgs('bigdata_check_app_name', { name: 'my_app' }), 'name', /lower-case letters, digits/],
+  [
+    'bigdata_check_app_name',
+    withArgs('bigdata_check_app_name', { name: 'my_app' }),
+    'name',
+    /lower-case letters, digits/,
+  ],
   ['maps_reverse_geocode', { coords: '127.1054' }, 'coords', /x,y/],
   ['maps_reverse_geocode', { coords: '127.1054 37.3595' }, 'coords', /x,y/],
 ];
@@ -157,13 +311,43 @@ const CROSS_FIELD_CASES: Case[] = [
     'text',
     /at most 5000 characters \(got 5128\)/,
   ],
-  ['translation_translate_text', { source: 'ja', target: 'es', text: 'こんにちは' }, 'target', /not a supported direction/],
-  ['translation_translate_text', { source: 'zh-CN', target: 'de', text: '你好' }, 'target', /not a supported direction/],
-  ['translation_translate_text', { source: 'en', target: 'es', text: 'hi', glossaryKey: 'g1' }, 'glossaryKey', /not supported for en -> es/],
-  ['translation_translate_text', { source: 'en', target: 'es', text: 'hi', replaceInfo: 'r1' }, 'replaceInfo', /not supported for en -> es/],
-  ['translation_translate_text', { source: 'ko', target: 'en', text: '안녕', honorific: true }, 'honorific', /not supported for ko -> en/],
+  [
+    'translation_translate_text',
+    { source: 'ja', target: 'es', text: 'こんにちは' },
+    'target',
+    /not a supported direction/,
+  ],
+  [
+    'translation_translate_text',
+    { source: 'zh-CN', target: 'de', text: '你好' },
+    'target',
+    /not a supported direction/,
+  ],
+  [
+    'translation_translate_text',
+    { source: 'en', target: 'es', text: 'hi', glossaryKey: 'g1' },
+    'glossaryKey',
+    /not supported for en -> es/,
+  ],
+  [
+    'translation_translate_text',
+    { source: 'en', target: 'es', text: 'hi', replaceInfo: 'r1' },
+    'replaceInfo',
+    /not supported for en -> es/,
+  ],
+  [
+    'translation_translate_text',
+    { source: 'ko', target: 'en', text: '안녕', honorific: true },
+    'honorific',
+    /not supported for ko -> en/,
+  ],
   ['translation_translate_text', { source: 'ko', target: 'ko', text: '안녕' }, 'target', /not a supported direction/],
-  ['maps_reverse_geocode', withArgs('maps_reverse_geocode', { output: 'xml', callback: 'cb' }), 'callback', /only .*json/],
+  [
+    'maps_reverse_geocode',
+    withArgs('maps_reverse_geocode', { output: 'xml', callback: 'cb' }),
+    'callback',
+    /only .*json/,
+  ],
 ];
 
 /** Path parameters: '', '.' and '..' must never reach the wire. */
@@ -187,15 +371,35 @@ const PATH_CASES: Case[] = PATH_PARAMETERS.flatMap(([tool, field]) =>
 
 const UNKNOWN_CASES: Case[] = [
   ['search_list_tokenizer_languages', { language: 'korean' }, 'language', /unknown|unrecognized/i],
-  ['streaming_list_config_groups', withArgs('streaming_list_config_groups', { page: 2 }), 'page', /unknown|unrecognized/i],
+  [
+    'streaming_list_config_groups',
+    withArgs('streaming_list_config_groups', { page: 2 }),
+    'page',
+    /unknown|unrecognized/i,
+  ],
   ['dataflow_update_job_execution_options', jobCondition({ workers: 3 }), 'workers', /unknown|unrecognized/i],
-  ['translation_translate_text', withArgs('translation_translate_text', { Source: 'ko' }), 'Source', /unknown|unrecognized/i],
+  [
+    'translation_translate_text',
+    withArgs('translation_translate_text', { Source: 'ko' }),
+    'Source',
+    /unknown|unrecognized/i,
+  ],
 ];
 
 const TYPE_CASES: Case[] = [
   ['apigateway_list_products', { isPublished: 'yes' }, 'isPublished', /expected boolean/],
-  ['textgen_create_completion', withArgs('textgen_create_completion', { stopBefore: 'END' }), 'stopBefore', /expected array/],
-  ['textgen_create_completion', withArgs('textgen_create_completion', { temperature: '0.5' }), 'temperature', /expected number/],
+  [
+    'textgen_create_completion',
+    withArgs('textgen_create_completion', { stopBefore: 'END' }),
+    'stopBefore',
+    /expected array/,
+  ],
+  [
+    'textgen_create_completion',
+    withArgs('textgen_create_completion', { temperature: '0.5' }),
+    'temperature',
+    /expected number/,
+  ],
   ['streaming_list_config_groups', { kafkaVersionCode: '3050100' }, 'kafkaVersionCode', /expected (int|number)/],
 ];
 
@@ -236,12 +440,24 @@ describe('bad input is refused before anything is sent', () => {
 /** Positive controls: the boundary values themselves and the calls the rules allow are sent (one request each). */
 const ACCEPTED: [tool: string, args: Record<string, unknown>][] = [
   ...Object.entries(VALID),
-  ['textgen_create_completion', withArgs('textgen_create_completion', { temperature: 1, topP: 1, repeatPenalty: 10, maxTokens: 2048, topK: 128 })],
-  ['textgen_create_completion', withArgs('textgen_create_completion', { temperature: 0.01, topP: 0.01, repeatPenalty: 0.1, maxTokens: 1, topK: 0 })],
+  [
+    'textgen_create_completion',
+    withArgs('textgen_create_completion', { temperature: 1, topP: 1, repeatPenalty: 10, maxTokens: 2048, topK: 128 }),
+  ],
+  [
+    'textgen_create_completion',
+    withArgs('textgen_create_completion', { temperature: 0.01, topP: 0.01, repeatPenalty: 0.1, maxTokens: 1, topK: 0 }),
+  ],
   ['dataflow_update_job_execution_options', jobCondition({ numWorker: 2, timeout: 1 })],
   ['dataflow_update_job_execution_options', jobCondition({ numWorker: 10, timeout: 1440 })],
-  ['apigateway_create_method_response', withArgs('apigateway_create_method_response', { statusCode: 100, responseDescription: '' })],
-  ['apigateway_create_method_response', withArgs('apigateway_create_method_response', { statusCode: 599, responseDescription: s(2000), methodName: 'ANY' })],
+  [
+    'apigateway_create_method_response',
+    withArgs('apigateway_create_method_response', { statusCode: 100, responseDescription: '' }),
+  ],
+  [
+    'apigateway_create_method_response',
+    withArgs('apigateway_create_method_response', { statusCode: 599, responseDescription: s(2000), methodName: 'ANY' }),
+  ],
   ['apigateway_list_products', { offset: 0, limit: 1, productName: s(100) }],
   ['apigateway_list_products', { offset: '9223372036854775807', limit: '9223372036854775807' }],
   ['apigateway_list_products', { offset: 9007199254740991 }],
@@ -249,13 +465,26 @@ const ACCEPTED: [tool: string, args: Record<string, unknown>][] = [
   ['bigdata_check_app_name', { accountId: '', name: 'abcdefghij-1234' }],
   ['streaming_list_config_groups', { kafkaVersionCode: 1, pageNo: 1, pageSize: 1, region: 'JPN' }],
   ['translation_translate_text', { source: 'ko', target: 'en', text: s(5000) }],
-  ['translation_translate_text', { source: 'ko', target: 'en', text: `${s(5000)}<span translate="no">${s(100, 'b')}</span><span class="notranslate">${s(100, 'c')}</span>` }],
-  ['translation_translate_text', { source: 'ko', target: 'en', text: `${s(4900)}<span translate="no">${s(200, 'b')}</span>` }],
+  [
+    'translation_translate_text',
+    {
+      source: 'ko',
+      target: 'en',
+      text: `${s(5000)}<span translate="no">${s(100, 'b')}</span><span class="notranslate">${s(100, 'c')}</span>`,
+    },
+  ],
+  [
+    'translation_translate_text',
+    { source: 'ko', target: 'en', text: `${s(4900)}<span translate="no">${s(200, 'b')}</span>` },
+  ],
   ['translation_translate_text', { source: 'ja', target: 'ko', text: 'こんにちは', honorific: true }],
   ['translation_translate_text', { source: 'zh-CN', target: 'ja', text: '你好', honorific: true }],
   ['translation_translate_text', { source: 'fr', target: 'ko', text: 'bonjour', glossaryKey: 'g1', replaceInfo: 'r1' }],
   ['translation_translate_text', { source: 'es', target: 'en', text: 'hola' }],
-  ['maps_reverse_geocode', { coords: '-127,37.5', output: 'json', callback: 'handle_1', orders: 'roadaddr', targetcrs: 'SVC:2048' }],
+  [
+    'maps_reverse_geocode',
+    { coords: '-127,37.5', output: 'json', callback: 'handle_1', orders: 'roadaddr', targetcrs: 'SVC:2048' },
+  ],
   ['recommendation_delete_service', { serviceId: '...', confirm: '...' }],
   ['kms_migrate_key', { keyTag: '.a', targetRegion: 'JPN', confirm: '.a' }],
   // What the spec does not rule out is sent (issue 18): the platform decides.

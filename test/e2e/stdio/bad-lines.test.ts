@@ -18,7 +18,11 @@ afterAll(() => server?.kill());
 async function answerTo(line: string): Promise<RpcLine> {
   const before = server.messages.length;
   server.send(line);
-  return server.next((m) => server.messages.indexOf(m) >= before && m.error !== undefined, 10_000, `an error answer to ${line.slice(0, 60)}`);
+  return server.next(
+    (m) => server.messages.indexOf(m) >= before && m.error !== undefined,
+    10_000,
+    `an error answer to ${line.slice(0, 60)}`,
+  );
 }
 
 it('answers a line that is not JSON with a parse error (-32700), id null', async () => {
@@ -47,7 +51,12 @@ it('answers a request the SDK would drop (params not an object) with an invalid 
 });
 
 it('answers a line over 10 MiB with an error, keeps no more of it than the limit, and still serves the next request', async () => {
-  const huge = JSON.stringify({ jsonrpc: '2.0', id: 'huge', method: 'tools/call', params: { name: 'x', arguments: { text: 'a'.repeat(11 * MiB) } } });
+  const huge = JSON.stringify({
+    jsonrpc: '2.0',
+    id: 'huge',
+    method: 'tools/call',
+    params: { name: 'x', arguments: { text: 'a'.repeat(11 * MiB) } },
+  });
   const answer = await answerTo(huge);
   expect(answer).toMatchObject({ jsonrpc: '2.0', id: null, error: { code: -32600 } });
   expect(answer.error!.message).toMatch(/over 10485760 bytes/);

@@ -30,7 +30,11 @@ afterAll(async () => {
 
 it.each([
   ['search_list_tokenizer_languages', {}, 'SVC_ACCESS_KEY and SVC_SECRET_KEY'],
-  ['translation_translate_text', { source: 'ko', target: 'en', text: '안녕' }, 'SVC_CLIENT_ID and SVC_CLIENT_SECRET (or SVC_TRANSLATION_CLIENT_ID and SVC_TRANSLATION_CLIENT_SECRET)'],
+  [
+    'translation_translate_text',
+    { source: 'ko', target: 'en', text: '안녕' },
+    'SVC_CLIENT_ID and SVC_CLIENT_SECRET (or SVC_TRANSLATION_CLIENT_ID and SVC_TRANSLATION_CLIENT_SECRET)',
+  ],
   ['textgen_create_completion', { text: 'Hello' }, 'SVC_STUDIO_API_KEY and SVC_STUDIO_GATEWAY_KEY'],
 ])('%s answers [not_configured] naming what to set, and sends nothing', async (tool, args, variables) => {
   const result = await server.call(tool, args);

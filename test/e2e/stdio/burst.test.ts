@@ -20,7 +20,9 @@ it('400 concurrent calls, upstream answering in 20-200 ms: every call succeeds',
   upstream.setFallback(() => ({ status: 200, body: LANGUAGES, delayMs: 20 + ((n++ * 37) % 181) }));
   const server = await spawnServer(fullEnv(upstream.url));
   try {
-    const results = await Promise.all(Array.from({ length: 400 }, () => server.call('search_list_tokenizer_languages')));
+    const results = await Promise.all(
+      Array.from({ length: 400 }, () => server.call('search_list_tokenizer_languages')),
+    );
     expect(results.filter((r) => r.isError).map((r) => JSON.stringify(r.content))).toEqual([]);
     expect(upstream.requests).toHaveLength(400);
   } finally {

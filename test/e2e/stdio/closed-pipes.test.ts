@@ -38,7 +38,7 @@ it('a client that closes its end of stdout mid-call: the server exits 0 without 
   expect(server.stderr()).toContain('"event":"stdout_closed","error":"EPIPE"');
 }, 20_000);
 
-it('a host that closes the server\'s stderr: logging fails silently and the server keeps answering', async () => {
+it("a host that closes the server's stderr: logging fails silently and the server keeps answering", async () => {
   upstream.reset();
   upstream.setFallback({ status: 200, body: LANGUAGES });
   const server = spawnRawStdio([], fullEnv(upstream.url));

@@ -21,7 +21,18 @@ afterAll(async () => {
   await upstream?.close();
 });
 
-const WRONG_VALUES: unknown[] = [null, true, -1.5, 2 ** 64, '', '..', 'x'.repeat(100_000), [], [1, 'a'], { nested: { deep: [] } }];
+const WRONG_VALUES: unknown[] = [
+  null,
+  true,
+  -1.5,
+  2 ** 64,
+  '',
+  '..',
+  'x'.repeat(100_000),
+  [],
+  [1, 'a'],
+  { nested: { deep: [] } },
+];
 
 it('answers every wrong value of every argument with a tool error, never a crash; only valid calls reach the upstream', async () => {
   let calls = 0;
@@ -34,7 +45,10 @@ it('answers every wrong value of every argument with a tool error, never a crash
         calls++;
         if (!result.isError) {
           // A value that happens to be valid (e.g. '' for productName), and no other argument is required.
-          expect(((tool.inputSchema.required ?? []) as string[]).filter((r) => r !== name), `${tool.name} ${name}`).toEqual([]);
+          expect(
+            ((tool.inputSchema.required ?? []) as string[]).filter((r) => r !== name),
+            `${tool.name} ${name}`,
+          ).toEqual([]);
           accepted.push(`${tool.name}.${name}`);
           continue;
         }

@@ -6,7 +6,12 @@
  */
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startRecordingServer, type RecordedRequest, type Reply, type RecordingServer } from '../../helpers/recording-server.js';
+import {
+  startRecordingServer,
+  type RecordedRequest,
+  type Reply,
+  type RecordingServer,
+} from '../../helpers/recording-server.js';
 import { spawnServer, textOf, type SpawnedServer } from '../../helpers/spawn-server.js';
 import {
   CREDENTIALS,
@@ -113,7 +118,11 @@ describe('E1 streaming_list_config_groups', () => {
   });
 
   it('defaults to Korea (/api/v1) and sends the spec defaults pageNo 1, pageSize 10', async () => {
-    const { req } = await callOnce('streaming_list_config_groups', { kafkaVersionCode: 2080000 }, { body: upstreamBody });
+    const { req } = await callOnce(
+      'streaming_list_config_groups',
+      { kafkaVersionCode: 2080000 },
+      { body: upstreamBody },
+    );
     expect(req.method).toBe('POST');
     expect(req.url).toBe('/api/v1/configGroup/getKafkaVersionConfigGroupList');
     expect(jsonBody(req)).toEqual({ kafkaVersionCode: 2080000, pageNo: 1, pageSize: 10 });
@@ -125,7 +134,11 @@ describe('E1 streaming_list_config_groups', () => {
     ['SGN', '/api/sgn-v1/configGroup/getKafkaVersionConfigGroupList'],
     ['JPN', '/api/jpn-v1/configGroup/getKafkaVersionConfigGroupList'],
   ])('region %s goes to %s', async (region, path) => {
-    const { req } = await callOnce('streaming_list_config_groups', { region, kafkaVersionCode: 1 }, { body: upstreamBody });
+    const { req } = await callOnce(
+      'streaming_list_config_groups',
+      { region, kafkaVersionCode: 1 },
+      { body: upstreamBody },
+    );
     expect(req.url).toBe(path);
     expect(jsonBody(req)).toEqual({ kafkaVersionCode: 1, pageNo: 1, pageSize: 10 });
     expectGatewaySignature(req);
@@ -139,7 +152,12 @@ describe('E2 streaming_list_server_images', () => {
     requestId: '0d2c4b6a-8e9f-4a1b-b2c3-d4e5f6a7b8c9',
     result: {
       serverImageList: [
-        { serverImageNo: 104630229, softwareProductCode: 'SW.VSVR.OS.LNX64.ROCKY.0810.B050', serverName: 'rocky-8.10-base', order: 1 },
+        {
+          serverImageNo: 104630229,
+          softwareProductCode: 'SW.VSVR.OS.LNX64.ROCKY.0810.B050',
+          serverName: 'rocky-8.10-base',
+          order: 1,
+        },
       ],
     },
   };
@@ -186,7 +204,13 @@ describe('E3 translation_translate_text', () => {
     );
     expect(req.method).toBe('POST');
     expect(req.url).toBe('/nmt/v1/translation');
-    expect(jsonBody(req)).toEqual({ source: 'ko', target: 'ja', text: '안녕하세요', glossaryKey: 'gl-01', honorific: true });
+    expect(jsonBody(req)).toEqual({
+      source: 'ko',
+      target: 'ja',
+      text: '안녕하세요',
+      glossaryKey: 'gl-01',
+      honorific: true,
+    });
     // The spec spells these names in upper case (X-SVC-APIGW-API-KEY-ID); node lower-cases names on receipt.
     expect(req.headers['x-svc-apigw-api-key-id']).toBe(CREDENTIALS.SVC_TRANSLATION_CLIENT_ID);
     expect(req.headers['x-svc-apigw-api-key']).toBe(CREDENTIALS.SVC_TRANSLATION_CLIENT_SECRET);
@@ -196,10 +220,18 @@ describe('E3 translation_translate_text', () => {
 
   it('accepts the reverse of a listed pair (ja -> ko) and source auto', async () => {
     const body = { message: { result: { srcLangType: 'ja', tarLangType: 'ko', translatedText: '안녕' } } };
-    const first = await callOnce('translation_translate_text', { source: 'ja', target: 'ko', text: 'こんにちは' }, { body });
+    const first = await callOnce(
+      'translation_translate_text',
+      { source: 'ja', target: 'ko', text: 'こんにちは' },
+      { body },
+    );
     expect(jsonBody(first.req)).toEqual({ source: 'ja', target: 'ko', text: 'こんにちは' });
     upstream.reset();
-    const second = await callOnce('translation_translate_text', { source: 'auto', target: 'ko', text: 'hello' }, { body });
+    const second = await callOnce(
+      'translation_translate_text',
+      { source: 'auto', target: 'ko', text: 'hello' },
+      { body },
+    );
     expect(jsonBody(second.req)).toEqual({ source: 'auto', target: 'ko', text: 'hello' });
   });
 });
@@ -212,7 +244,13 @@ describe('E4 dataflow_update_job_execution_options', () => {
       type: 'DATAFLOW',
       status: 'RUNNABLE',
       nodes: [{ type: 'SOURCE_OBS', id: 1, name: 'src', parentNodeIds: [] }],
-      runCondition: { numWorker: 4, timeout: 120, nrn: 'nrn:PUB:DataFlow::1:Job/7', scriptPath: 'obs://b/scripts/', logPath: 'obs://b/logs/' },
+      runCondition: {
+        numWorker: 4,
+        timeout: 120,
+        nrn: 'nrn:PUB:DataFlow::1:Job/7',
+        scriptPath: 'obs://b/scripts/',
+        logPath: 'obs://b/logs/',
+      },
       createdDate: '2024-05-01T10:00:00+09:00',
       updatedDate: '2024-05-02T11:30:00+09:00',
     };
@@ -271,7 +309,8 @@ describe('E5 maps_reverse_geocode', () => {
   });
 
   it('with output xml returns the XML as text only (no structuredContent)', async () => {
-    const xml = '<?xml version="1.0" encoding="UTF-8"?><response><status><code>0</code><name>ok</name></status></response>';
+    const xml =
+      '<?xml version="1.0" encoding="UTF-8"?><response><status><code>0</code><name>ok</name></status></response>';
     const { result, req } = await callOnce(
       'maps_reverse_geocode',
       { coords: '127.1054,37.3595', output: 'xml' },
@@ -303,7 +342,14 @@ describe('E6 apigateway_create_method_response', () => {
     };
     const { result, req } = await callOnce(
       'apigateway_create_method_response',
-      { productId: 'prod-1', apiId: 'api 1', resourceId: 'res-9', methodName: 'POST', statusCode: 201, responseDescription: 'Created' },
+      {
+        productId: 'prod-1',
+        apiId: 'api 1',
+        resourceId: 'res-9',
+        methodName: 'POST',
+        statusCode: 201,
+        responseDescription: 'Created',
+      },
       { body: dto },
     );
     expect(req.method).toBe('POST');
@@ -336,7 +382,13 @@ describe('E7 apigateway_list_products', () => {
   it('GETs /api/v1/products with a percent-encoded non-ASCII productName, and the signature covers it', async () => {
     const { result, req } = await callOnce(
       'apigateway_list_products',
-      { offset: '9223372036854775807', limit: 20, productName: '한글 상품', isPublished: true, subscriptionCode: 'PUBLIC' },
+      {
+        offset: '9223372036854775807',
+        limit: 20,
+        productName: '한글 상품',
+        isPublished: true,
+        subscriptionCode: 'PUBLIC',
+      },
       { body: page },
     );
     expect(req.method).toBe('GET');
@@ -374,7 +426,11 @@ describe('E7 apigateway_list_products', () => {
 describe('E8 datacatalog_run_scanner', () => {
   it('PUTs /api/v1/catalogs/{catalogId}/scanners/{scannerId}/run-scanner with no body', async () => {
     const started = { scannerId: 34, name: 'orders-scan', status: 'SCANNER_STARTING' };
-    const { result, req } = await callOnce('datacatalog_run_scanner', { catalogId: 12, scannerId: 34 }, { body: started });
+    const { result, req } = await callOnce(
+      'datacatalog_run_scanner',
+      { catalogId: 12, scannerId: 34 },
+      { body: started },
+    );
     expect(req.method).toBe('PUT');
     expect(req.url).toBe('/api/v1/catalogs/12/scanners/34/run-scanner');
     expect(req.body).toBe('');
@@ -411,7 +467,11 @@ describe('E10 recommendation_get_default_schema', () => {
         { name: 'CATEGORY', type: ['string', 'null'], categorical: true },
       ],
     };
-    const { result, req } = await callOnce('recommendation_get_default_schema', { datasetType: 'item' }, { body: schema });
+    const { result, req } = await callOnce(
+      'recommendation_get_default_schema',
+      { datasetType: 'item' },
+      { body: schema },
+    );
     expect(req.method).toBe('GET');
     expect(req.url).toBe('/api/v1/schemas/default?datasetType=item');
     expect(req.body).toBe('');
@@ -476,7 +536,20 @@ describe('E12 textgen_create_completion', () => {
     upstream.reset();
     const second = await callOnce(
       'textgen_create_completion',
-      { model: 'LK-D2', text: 'Hi', maxTokens: 2048, temperature: 1, topK: 128, topP: 1, repeatPenalty: 10, stopBefore: ['\n'], includeTokens: true, includeAiFilters: false, start: 'A:', restart: 'B:' },
+      {
+        model: 'LK-D2',
+        text: 'Hi',
+        maxTokens: 2048,
+        temperature: 1,
+        topK: 128,
+        topP: 1,
+        repeatPenalty: 10,
+        stopBefore: ['\n'],
+        includeTokens: true,
+        includeAiFilters: false,
+        start: 'A:',
+        restart: 'B:',
+      },
       { body: completion },
     );
     expect(jsonBody(second.req)).toEqual({
@@ -549,7 +622,11 @@ describe('E14 search_list_tokenizer_languages', () => {
 describe('E15 kms_migrate_key', () => {
   it('POSTs targetRegion to /kms/v1/keys/{keyTag}/migrate', async () => {
     const answer = { code: 'SUCCESS', data: { keyTag: '3f2a9c1b7e', targetRegion: 'JPN' } };
-    const { result, req } = await callOnce('kms_migrate_key', { keyTag: '3f2a9c1b7e', targetRegion: 'JPN', confirm: '3f2a9c1b7e' }, { body: answer });
+    const { result, req } = await callOnce(
+      'kms_migrate_key',
+      { keyTag: '3f2a9c1b7e', targetRegion: 'JPN', confirm: '3f2a9c1b7e' },
+      { body: answer },
+    );
     expect(req.method).toBe('POST');
     expect(req.url).toBe('/kms/v1/keys/3f2a9c1b7e/migrate');
     expect(jsonBody(req)).toEqual({ targetRegion: 'JPN' });
@@ -616,7 +693,9 @@ describe('per-service URL with a path prefix, and SVC_STREAMING_REGION', () => {
 
   it('says that default in the region argument of E1/E2 in tools/list', () => {
     for (const name of ['streaming_list_config_groups', 'streaming_list_server_images']) {
-      const region = (proxied.tools.find((t) => t.name === name)?.inputSchema.properties as Record<string, { description?: string }>).region;
+      const region = (
+        proxied.tools.find((t) => t.name === name)?.inputSchema.properties as Record<string, { description?: string }>
+      ).region;
       expect(region?.description, name).toBe('Default: JPN');
     }
   });

@@ -40,10 +40,14 @@ it('an unknown name in a filter stops the start with one line that lists the val
   const tools = await runCli(['--tools', 'kms_migrate_key,kms_delete_key']);
   expect(tools.code).toBe(2);
   expect(tools.stderr.trim().split('\n')).toHaveLength(1);
-  expect(tools.stderr).toMatch(/^svc-platform-mcp: unknown tool in --tools: kms_delete_key; valid: streaming_list_config_groups, .*kms_migrate_key, translate_and_summarize\n$/);
+  expect(tools.stderr).toMatch(
+    /^svc-platform-mcp: unknown tool in --tools: kms_delete_key; valid: streaming_list_config_groups, .*kms_migrate_key, translate_and_summarize\n$/,
+  );
   const services = await runCli([], { SVC_SERVICES: 'kms,vault' });
   expect(services.code).toBe(2);
-  expect(services.stderr).toMatch(/^svc-platform-mcp: unknown service in SVC_SERVICES: vault; valid: streaming, translation, .*kms\n$/);
+  expect(services.stderr).toMatch(
+    /^svc-platform-mcp: unknown service in SVC_SERVICES: vault; valid: streaming, translation, .*kms\n$/,
+  );
   const none = await runCli(['--read-only', '--tools', 'kms_migrate_key']);
   expect(none.code).toBe(2);
   expect(none.stderr).toMatch(/leave no tool enabled/);
@@ -81,13 +85,19 @@ describe('confirmation by a client without forms, and dry runs', () => {
   it('needs confirm equal to the id; a dry run needs none and sends nothing', async () => {
     const server = await spawnServer(fullEnv(upstream.url));
     try {
-      expect(textOf(await server.call('kms_migrate_key', MIGRATE))).toMatch(/\[not_confirmed\].*confirm set to the keyTag \("kt-1"\)/);
-      expect(textOf(await server.call('kms_migrate_key', { ...MIGRATE, confirm: 'kt-2' }))).toMatch(/confirm must equal the keyTag/);
+      expect(textOf(await server.call('kms_migrate_key', MIGRATE))).toMatch(
+        /\[not_confirmed\].*confirm set to the keyTag \("kt-1"\)/,
+      );
+      expect(textOf(await server.call('kms_migrate_key', { ...MIGRATE, confirm: 'kt-2' }))).toMatch(
+        /confirm must equal the keyTag/,
+      );
       expect(upstream.requests).toHaveLength(0);
 
       const dry = (await server.call('kms_migrate_key', { ...MIGRATE, dryRun: true })) as CallToolResult;
       expect(dry.isError, textOf(dry)).toBeFalsy();
-      const request = (dry.structuredContent as { dryRun: { url: string; headers: Record<string, string>; body: unknown } }).dryRun;
+      const request = (
+        dry.structuredContent as { dryRun: { url: string; headers: Record<string, string>; body: unknown } }
+      ).dryRun;
       expect(request.url).toBe(`${upstream.url}/kms/v1/keys/kt-1/migrate`);
       expect(request.body).toEqual({ targetRegion: 'JPN' });
       expect(request.headers['x-svc-apigw-signature-v2']).toBe('[redacted]');

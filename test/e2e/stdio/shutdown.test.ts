@@ -85,12 +85,16 @@ it('after SIGTERM, a new request is refused at once, while the call in flight is
   expect(server.messages.find((m) => m.id === 'migrate')?.result?.isError).toBeFalsy();
 }, 20_000);
 
-it('after SIGTERM, the client\'s cancellation still arrives, and the cancelled call (answered by no one) does not hold the exit', async () => {
+it("after SIGTERM, the client's cancellation still arrives, and the cancelled call (answered by no one) does not hold the exit", async () => {
   const server = await serverWithCallInFlight({ SVC_MCP_SHUTDOWN_GRACE_MS: '5000' });
   server.child.kill('SIGTERM');
   await waitFor(() => server.stderr().includes('SIGTERM received'), 5_000, 'the signal to be handled');
   const started = Date.now();
-  server.send({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 'migrate', reason: 'the user gave up' } });
+  server.send({
+    jsonrpc: '2.0',
+    method: 'notifications/cancelled',
+    params: { requestId: 'migrate', reason: 'the user gave up' },
+  });
   expect(await server.exited).toEqual({ code: 0, signal: null });
   expect(Date.now() - started).toBeLessThan(UPSTREAM_DELAY_MS);
   expect(server.messages.find((m) => m.id === 'migrate')).toBeUndefined();
@@ -116,7 +120,9 @@ it('after SIGTERM, requests the client wrote while stdout was backed up are stil
   server.child.stdout.pause();
   // Each answer is some 20 KiB: the server stops reading stdin after the first few, while stdout is backed up.
   const ids = Array.from({ length: 300 }, (_, i) => `list-${i}`);
-  server.child.stdin.write(ids.map((id) => `${JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/list' })}\n`).join(''));
+  server.child.stdin.write(
+    ids.map((id) => `${JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/list' })}\n`).join(''),
+  );
   // The first answers wait unread on this side of the pipe: the server has read some requests, not all.
   await waitFor(() => server.child.stdout.readableLength > 0, 5_000, 'the first answers');
   server.child.kill('SIGTERM');
@@ -128,5 +134,7 @@ it('after SIGTERM, requests the client wrote while stdout was backed up are stil
   // Those read before the signal have their tools; the rest are refused as the server shuts down.
   expect(answers.filter((a) => Array.isArray(a!.result?.tools)).length).toBeGreaterThan(0);
   expect(answers.filter((a) => a!.error?.code === -32000).length).toBeGreaterThan(0);
-  expect(answers.every((a) => Array.isArray(a!.result?.tools) || /shutting down/.test(a!.error?.message ?? ''))).toBe(true);
+  expect(answers.every((a) => Array.isArray(a!.result?.tools) || /shutting down/.test(a!.error?.message ?? ''))).toBe(
+    true,
+  );
 }, 20_000);

@@ -10,7 +10,12 @@
  */
 import { afterAll, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
-import { startRecordingServer, type RecordedRequest, type RecordingServer, type Reply } from '../../helpers/recording-server.js';
+import {
+  startRecordingServer,
+  type RecordedRequest,
+  type RecordingServer,
+  type Reply,
+} from '../../helpers/recording-server.js';
 import { resultText, spawnRawStdio, type RawStdioServer, type RpcLine } from '../../helpers/raw-stdio.js';
 import { waitFor } from '../../helpers/spawn-http.js';
 import { CREDENTIALS, SECRETS, fullEnv } from '../../helpers/upstream.js';
@@ -49,7 +54,9 @@ function largeProductPage(): string {
   }));
   const json = JSON.stringify({ initialCount: content.length, productPage: { total: content.length, content } });
   // JSON's \u escape of the studio gateway key, which a plain substring search would miss.
-  const escaped = [...CREDENTIALS.SVC_STUDIO_GATEWAY_KEY].map((c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`).join('');
+  const escaped = [...CREDENTIALS.SVC_STUDIO_GATEWAY_KEY]
+    .map((c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`)
+    .join('');
   return json.replaceAll('@@ESCAPED@@', escaped);
 }
 
@@ -60,7 +67,12 @@ const HUGE_DETAILS = 'x'.repeat(MiB);
 function upstreamReply(req: RecordedRequest): Reply {
   if (req.url.includes('productName=reset')) return { reset: true };
   if (req.url.startsWith('/api/v1/products')) {
-    return { status: 200, body: LARGE, headers: { 'content-type': 'application/json' }, delayMs: 50 + (req.url.length % 7) * 40 };
+    return {
+      status: 200,
+      body: LARGE,
+      headers: { 'content-type': 'application/json' },
+      delayMs: 50 + (req.url.length % 7) * 40,
+    };
   }
   if (req.url.includes('/migrate')) return { hang: true };
   // Translation: an error that echoes the credentials it was sent, with a 1 MiB details field.
@@ -74,11 +86,27 @@ function upstreamReply(req: RecordedRequest): Reply {
 function calls(): { id: string; params: { name: string; arguments: Record<string, unknown> } }[] {
   const list = [];
   for (let i = 0; i < PER_KIND; i++) {
-    list.push({ id: `large-${i}`, params: { name: 'apigateway_list_products', arguments: { productName: `large ${i}` } } });
-    list.push({ id: `large2-${i}`, params: { name: 'apigateway_list_products', arguments: { productName: `large too ${i}` } } });
-    list.push({ id: `reset-${i}`, params: { name: 'apigateway_list_products', arguments: { productName: `reset ${i}` } } });
-    list.push({ id: `error-${i}`, params: { name: 'translation_translate_text', arguments: { source: 'ko', target: 'en', text: `안녕 ${i}` } } });
-    if (i < 4) list.push({ id: `hang-${i}`, params: { name: 'kms_migrate_key', arguments: { keyTag: `k${i}`, targetRegion: 'JPN', confirm: `k${i}` } } });
+    list.push({
+      id: `large-${i}`,
+      params: { name: 'apigateway_list_products', arguments: { productName: `large ${i}` } },
+    });
+    list.push({
+      id: `large2-${i}`,
+      params: { name: 'apigateway_list_products', arguments: { productName: `large too ${i}` } },
+    });
+    list.push({
+      id: `reset-${i}`,
+      params: { name: 'apigateway_list_products', arguments: { productName: `reset ${i}` } },
+    });
+    list.push({
+      id: `error-${i}`,
+      params: { name: 'translation_translate_text', arguments: { source: 'ko', target: 'en', text: `안녕 ${i}` } },
+    });
+    if (i < 4)
+      list.push({
+        id: `hang-${i}`,
+        params: { name: 'kms_migrate_key', arguments: { keyTag: `k${i}`, targetRegion: 'JPN', confirm: `k${i}` } },
+      });
   }
   return list;
 }
@@ -100,7 +128,10 @@ afterAll(async () => {
 it('under parallel large answers, a slow reader, resets, echoed secrets and SIGTERM: bounded memory, every request answered, no secret, exit 0', async () => {
   upstream = await startRecordingServer();
   upstream.setFallback(upstreamReply);
-  server = spawnRawStdio([], fullEnv(upstream.url, { SVC_MCP_SHUTDOWN_GRACE_MS: String(GRACE_MS), SVC_TIMEOUT_MS: '20000' }));
+  server = spawnRawStdio(
+    [],
+    fullEnv(upstream.url, { SVC_MCP_SHUTDOWN_GRACE_MS: String(GRACE_MS), SVC_TIMEOUT_MS: '20000' }),
+  );
   const pid = server.child.pid!;
   await server.initialize();
 
@@ -119,11 +150,21 @@ it('under parallel large answers, a slow reader, resets, echoed secrets and SIGT
   })();
 
   const sent = calls();
-  server.child.stdin.write(sent.map(({ id, params }) => `${JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/call', params })}\n`).join(''));
+  server.child.stdin.write(
+    sent.map(({ id, params }) => `${JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/call', params })}\n`).join(''),
+  );
 
   // SIGTERM once the upstream has seen most kinds of call, with large answers still being written.
-  await waitFor(() => upstream!.requests.filter((r) => r.url.startsWith('/api/v1/products?productName=large')).length >= 12, 30_000, 'large calls to start');
-  await waitFor(() => upstream!.requests.some((r) => r.url.includes('/migrate')), 30_000, 'a destructive call to reach the upstream');
+  await waitFor(
+    () => upstream!.requests.filter((r) => r.url.startsWith('/api/v1/products?productName=large')).length >= 12,
+    30_000,
+    'large calls to start',
+  );
+  await waitFor(
+    () => upstream!.requests.some((r) => r.url.includes('/migrate')),
+    30_000,
+    'a destructive call to reach the upstream',
+  );
   const answeredBeforeSignal = server.messages.length;
   server.child.kill('SIGTERM');
   const signalledAt = Date.now();
@@ -143,7 +184,9 @@ it('under parallel large answers, a slow reader, resets, echoed secrets and SIGT
 
   // Every request answered exactly once: a result, or an error that says why.
   const byId = new Map<unknown, RpcLine[]>();
-  for (const message of server.messages) if (message.id !== undefined && !('method' in message)) byId.set(message.id, [...(byId.get(message.id) ?? []), message]);
+  for (const message of server.messages)
+    if (message.id !== undefined && !('method' in message))
+      byId.set(message.id, [...(byId.get(message.id) ?? []), message]);
   for (const { id } of sent) {
     const answers = byId.get(id) ?? [];
     expect(answers, `answers to ${id}`).toHaveLength(1);
@@ -152,11 +195,13 @@ it('under parallel large answers, a slow reader, resets, echoed secrets and SIGT
     else if (answer.result?.isError) expect(resultText(answer), id).toMatch(/^\S+ failed \[[a-z_]+\]: \S/);
   }
   const outcome = (prefix: string) =>
-    sent.filter(({ id }) => id.startsWith(prefix)).map(({ id }) => {
-      const answer = byId.get(id)![0]!;
-      if (answer.error) return 'refused';
-      return answer.result?.isError ? / failed \[([a-z_]+)\]/.exec(resultText(answer))![1] : 'ok';
-    });
+    sent
+      .filter(({ id }) => id.startsWith(prefix))
+      .map(({ id }) => {
+        const answer = byId.get(id)![0]!;
+        if (answer.error) return 'refused';
+        return answer.result?.isError ? / failed \[([a-z_]+)\]/.exec(resultText(answer))![1] : 'ok';
+      });
   const large = [...outcome('large-'), ...outcome('large2-')];
   // Some large answers arrived in full (lists shortened to the result limit), before and after the signal.
   expect(large.filter((o) => o === 'ok').length).toBeGreaterThan(4);
@@ -167,7 +212,8 @@ it('under parallel large answers, a slow reader, resets, echoed secrets and SIGT
   // The destructive calls that hung were cut off and say their request went out.
   for (const { id } of sent.filter((c) => c.id.startsWith('hang-'))) {
     const answer = byId.get(id)![0]!;
-    if (answer.result) expect(resultText(answer), id).toMatch(/\[shutting_down\].*may have reached the upstream|\[busy\]/);
+    if (answer.result)
+      expect(resultText(answer), id).toMatch(/\[shutting_down\].*may have reached the upstream|\[busy\]/);
   }
   expect(outcome('error-').filter((o) => o === 'ok')).toHaveLength(0);
   expect(outcome('reset-').filter((o) => o === 'ok')).toHaveLength(0);

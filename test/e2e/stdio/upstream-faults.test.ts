@@ -5,7 +5,12 @@
  */
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startRecordingServer, type RecordedRequest, type Reply, type RecordingServer } from '../../helpers/recording-server.js';
+import {
+  startRecordingServer,
+  type RecordedRequest,
+  type Reply,
+  type RecordingServer,
+} from '../../helpers/recording-server.js';
 import { spawnServer, textOf, type SpawnedServer } from '../../helpers/spawn-server.js';
 import { CREDENTIALS, SECRETS, expectGatewaySignature, fullEnv } from '../../helpers/upstream.js';
 
@@ -51,7 +56,9 @@ describe('gateway and HTTP errors', () => {
   it('401 with the gateway error body: code 200, its message and details, no retry', async () => {
     upstream.reply({
       status: 401,
-      body: { error: { errorCode: '200', message: 'Authentication Failed', details: 'Invalid authentication information.' } },
+      body: {
+        error: { errorCode: '200', message: 'Authentication Failed', details: 'Invalid authentication information.' },
+      },
     });
     const text = expectToolError(await server.call('recommendation_get_default_schema', { datasetType: 'user' }));
     expect(text).toContain('200');
@@ -63,8 +70,13 @@ describe('gateway and HTTP errors', () => {
   });
 
   it('404 with the gateway not-found body', async () => {
-    upstream.reply({ status: 404, body: { error: { errorCode: '300', message: 'Not Found', details: 'No such service: svc-9' } } });
-    const text = expectToolError(await server.call('recommendation_delete_service', { serviceId: 'svc-9', confirm: 'svc-9' }));
+    upstream.reply({
+      status: 404,
+      body: { error: { errorCode: '300', message: 'Not Found', details: 'No such service: svc-9' } },
+    });
+    const text = expectToolError(
+      await server.call('recommendation_delete_service', { serviceId: 'svc-9', confirm: 'svc-9' }),
+    );
     expect(text).toContain('404');
     expect(text).toContain('300');
     expect(text).toContain('No such service: svc-9');
@@ -102,7 +114,11 @@ describe('gateway and HTTP errors', () => {
 describe('429 and retries', () => {
   it('a read-only tool retries after Retry-After, signing each attempt afresh', async () => {
     upstream.reply(
-      { status: 429, headers: { 'retry-after': '1' }, body: { error: { errorCode: '420', message: 'Rate limit exceeded' } } },
+      {
+        status: 429,
+        headers: { 'retry-after': '1' },
+        body: { error: { errorCode: '420', message: 'Rate limit exceeded' } },
+      },
       { body: LANGUAGES },
     );
     const result = await server.call('search_list_tokenizer_languages', {});
@@ -119,7 +135,11 @@ describe('429 and retries', () => {
   });
 
   it('a non-idempotent tool (datacatalog_run_scanner) is not retried', async () => {
-    upstream.reply({ status: 429, headers: { 'retry-after': '1' }, body: { error: { errorCode: '420', message: 'Rate limit exceeded' } } });
+    upstream.reply({
+      status: 429,
+      headers: { 'retry-after': '1' },
+      body: { error: { errorCode: '420', message: 'Rate limit exceeded' } },
+    });
     upstream.setFallback({ body: { scannerId: 2, name: 's', status: 'SCANNER_STARTING' } });
     const text = expectToolError(await server.call('datacatalog_run_scanner', { catalogId: 1, scannerId: 2 }));
     expect(text).toContain('429');
@@ -140,7 +160,9 @@ describe('broken answers and connections', () => {
 
   it('HTML on 200 where JSON is expected', async () => {
     upstream.reply({ headers: { 'content-type': 'text/html' }, body: '<html><body>Maintenance</body></html>' });
-    const text = expectToolError(await server.call('kms_migrate_key', { keyTag: 'k1', targetRegion: 'KR', confirm: 'k1' }));
+    const text = expectToolError(
+      await server.call('kms_migrate_key', { keyTag: 'k1', targetRegion: 'KR', confirm: 'k1' }),
+    );
     expect(text).toMatch(/not valid JSON/i);
     expect(text).toContain('Maintenance');
     await expectStillServing();
@@ -181,7 +203,9 @@ describe('broken answers and connections', () => {
 describe("services' own error codes", () => {
   it('translation: N2MT code and message', async () => {
     upstream.reply({ status: 400, body: { errorMessage: 'Unsupported source language', errorCode: 'N2MT02' } });
-    const text = expectToolError(await server.call('translation_translate_text', { source: 'ko', target: 'en', text: '안녕' }));
+    const text = expectToolError(
+      await server.call('translation_translate_text', { source: 'ko', target: 'en', text: '안녕' }),
+    );
     expect(text).toContain('N2MT02');
     expect(text).toContain('Unsupported source language');
     expect(text).toContain('400');
@@ -189,7 +213,10 @@ describe("services' own error codes", () => {
   });
 
   it('maps: status code 100 (invalid request) on HTTP 400', async () => {
-    upstream.reply({ status: 400, body: { status: { code: 100, name: 'invalid request', message: 'coords is out of range' } } });
+    upstream.reply({
+      status: 400,
+      body: { status: { code: 100, name: 'invalid request', message: 'coords is out of range' } },
+    });
     const text = expectToolError(await server.call('maps_reverse_geocode', { coords: '0,0' }));
     expect(text).toContain('100');
     expect(text).toContain('invalid request');
@@ -236,7 +263,9 @@ describe("services' own error codes", () => {
 
   it('key management: code other than SUCCESS', async () => {
     upstream.reply({ body: { code: 'FAIL', message: 'An isolation key with the same name already exists' } });
-    const text = expectToolError(await server.call('kms_migrate_key', { keyTag: 'k1', targetRegion: 'KR', confirm: 'k1' }));
+    const text = expectToolError(
+      await server.call('kms_migrate_key', { keyTag: 'k1', targetRegion: 'KR', confirm: 'k1' }),
+    );
     expect(text).toContain('FAIL');
     expect(text).toContain('An isolation key with the same name already exists');
     await expectStillServing();
@@ -252,7 +281,9 @@ describe('secrets', () => {
 
   it('an upstream that echoes the request headers (app key pair) does not leak the client secret', async () => {
     upstream.reply(echoHeaders);
-    const text = expectToolError(await server.call('translation_translate_text', { source: 'en', target: 'ko', text: 'hi' }));
+    const text = expectToolError(
+      await server.call('translation_translate_text', { source: 'en', target: 'ko', text: 'hi' }),
+    );
     expect(text).toContain('Bad request');
     expect(text).toContain(CREDENTIALS.SVC_TRANSLATION_CLIENT_ID); // not a secret: shows the echo did happen
     expect(text).not.toContain(CREDENTIALS.SVC_TRANSLATION_CLIENT_SECRET);
@@ -267,20 +298,36 @@ describe('secrets', () => {
   });
 
   it('an upstream that echoes the lower-case app key pair (maps) does not leak it', async () => {
-    upstream.reply((req) => ({ status: 400, body: { status: { code: 100, name: 'invalid request', message: JSON.stringify(req.headers) } } }));
+    upstream.reply((req) => ({
+      status: 400,
+      body: { status: { code: 100, name: 'invalid request', message: JSON.stringify(req.headers) } },
+    }));
     const text = expectToolError(await server.call('maps_reverse_geocode', { coords: '127,37' }));
     expect(text).toContain(CREDENTIALS.SVC_CLIENT_ID);
     expect(text).not.toContain(CREDENTIALS.SVC_CLIENT_SECRET);
   });
 
   it('a secret key echoed in error details or in a successful answer is redacted', async () => {
-    upstream.reply({ status: 403, body: { error: { errorCode: '210', message: 'Permission Denied', details: `key ${CREDENTIALS.SVC_SECRET_KEY} lacks rights` } } });
-    const text = expectToolError(await server.call('recommendation_delete_service', { serviceId: 's1', confirm: 's1' }));
+    upstream.reply({
+      status: 403,
+      body: {
+        error: {
+          errorCode: '210',
+          message: 'Permission Denied',
+          details: `key ${CREDENTIALS.SVC_SECRET_KEY} lacks rights`,
+        },
+      },
+    });
+    const text = expectToolError(
+      await server.call('recommendation_delete_service', { serviceId: 's1', confirm: 's1' }),
+    );
     expect(text).toContain('Permission Denied');
     expect(text).toContain('lacks rights');
 
     upstream.reset();
-    upstream.reply({ body: { datasetType: 'user', name: 'user', description: `made with ${CREDENTIALS.SVC_SECRET_KEY}`, fields: [] } });
+    upstream.reply({
+      body: { datasetType: 'user', name: 'user', description: `made with ${CREDENTIALS.SVC_SECRET_KEY}`, fields: [] },
+    });
     const ok = await server.call('recommendation_get_default_schema', { datasetType: 'user' });
     expect(ok.isError).toBeFalsy();
     const all = JSON.stringify(ok);
