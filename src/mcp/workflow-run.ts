@@ -9,7 +9,7 @@ import { formatIssues } from '../gateway/validation.js';
 import { chunkText } from './chunking.js';
 import { generatedPart, summaryCue, summaryParameters, summaryPrompt } from './summary-prompt.js';
 import type { ToolHooks } from './tool-registry.js';
-import { WORKFLOW_TOOL_NAME, workflowSchemas, type WorkflowOutput } from './workflow-tool.js';
+import { WORKFLOW_TOOL_NAME, workflowSchemas, type WorkflowOutput } from './workflow-schema.js';
 
 /**
  * The translate-and-summarize flow as one tool call, for pipelines without an orchestrating model. Every step

@@ -1,4 +1,7 @@
 import { fnv1a, mulberry32 } from './random.js';
+import type { Generation, StopReason } from './generation.js';
+
+export type { Generation, StopReason } from './generation.js';
 import { summarise, summaryRequest } from './summary.js';
 import { tokenize } from './tokenizer.js';
 import { ENGLISH, KOREAN, topicOf, withParticle, type Grammar } from './vocabulary.js';
@@ -12,17 +15,6 @@ export interface GenerationOptions {
   topP: number;
   repeatPenalty: number;
   stopBefore: readonly string[];
-}
-
-export type StopReason = 'length' | 'end_token' | 'stop_before';
-
-export interface Generation {
-  /** The generated text only (no prompt, no restart). */
-  text: string;
-  tokens: string[];
-  /** Probability with which each token was chosen. */
-  probs: number[];
-  stopReason: StopReason;
 }
 
 interface Candidate {

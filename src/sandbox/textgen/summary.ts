@@ -1,5 +1,5 @@
 import { tokenStream } from './tokenizer.js';
-import type { Generation, StopReason } from './generator.js';
+import type { Generation, StopReason } from './generation.js';
 
 /**
  * A summarising prompt gets an extractive answer, not the generator's filler: the first sentences of the text to
