@@ -60,8 +60,6 @@ async function main(): Promise<void> {
   // first tool call only after the model has thought, so load them in that idle time.
   setTimeout(() => {
     upstream.warmUp();
-    void import('./gateway/pipeline.js');
-    void import('./mcp/workflow-run.js');
   }, WARM_UP_AFTER_MS).unref();
 
   if (config.transport === 'http') {

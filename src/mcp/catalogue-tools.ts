@@ -3,7 +3,7 @@ import { regionDescription, type StreamingRegion } from '../catalogue/fields.js'
 import type { AnyOperation } from '../catalogue/types.js';
 import { decorate } from '../gateway/decorate.js';
 import { dryRunOutput } from '../gateway/dry-run.js';
-import type { CallFrame } from '../gateway/pipeline.js';
+import { callOperation, type CallFrame } from '../gateway/pipeline.js';
 import { acceptsDryRun, safetyProperties } from '../gateway/safety-args.js';
 import { serviceIcons } from './icons.js';
 import { toJsonSchema } from './json-schema.js';
@@ -45,8 +45,7 @@ export function catalogueTool(op: AnyOperation, definition: Tool, frame: CallFra
       ? withRegionDefault(definition, frame.deps.config.streamingRegion)
       : definition,
     facts: { name: op.name, readOnly: op.annotations.readOnlyHint, services: [op.service] },
-    // The pipeline is loaded with the first call (cli.ts loads it in the idle time after start): start-up does not pay.
-    call: async (args, hooks) => (await import('../gateway/pipeline.js')).callOperation(op, args, frame, hooks),
+    call: (args, hooks) => callOperation(op, args, frame, hooks),
   };
 }
 

@@ -14,7 +14,6 @@ import { WORKFLOW_TOOL_NAME, workflowSchemas, type WorkflowOutput } from './work
 /**
  * The translate-and-summarize flow as one tool call, for pipelines without an orchestrating model. Every step
  * goes through the one executor (validation, auth, retries, timeouts), with the client's cancellation signal.
- * Loaded with the first call: start-up does not pay for it.
  */
 export async function runWorkflow(
   rawArgs: Record<string, unknown> | undefined,

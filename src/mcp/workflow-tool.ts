@@ -5,6 +5,7 @@ import type { CallFrame } from '../gateway/pipeline.js';
 import { serviceIcons } from './icons.js';
 import { toJsonSchema } from './json-schema.js';
 import type { ToolHandler } from './tool-registry.js';
+import { runWorkflow } from './workflow-run.js';
 import { WORKFLOW_TOOL_NAME, workflowSchemas as schemas } from './workflow-schema.js';
 
 export { WORKFLOW_TOOL_NAME } from './workflow-schema.js';
@@ -22,11 +23,11 @@ export const workflowDefinition = (): Tool => ({
   icons: serviceIcons('translation'),
 });
 
-/** The tool: its run (workflow-run.ts) is loaded with its first call, so that start-up does not pay for it. */
+/** The tool: its definition here, its run in workflow-run.ts. */
 export function translateAndSummarizeTool(definition: Tool, frame: CallFrame): ToolHandler {
   return {
     definition,
     facts: { name: WORKFLOW_TOOL_NAME, readOnly: true, services: [translateText.service, createCompletion.service] },
-    call: async (rawArgs, hooks) => (await import('./workflow-run.js')).runWorkflow(rawArgs, hooks, frame),
+    call: (rawArgs, hooks) => runWorkflow(rawArgs, hooks, frame),
   };
 }

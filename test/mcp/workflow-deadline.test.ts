@@ -45,8 +45,6 @@ it('ends every call at the flow deadline, named in the error, with the time left
     confirmDestructive: true,
   };
   const tool = translateAndSummarizeTool(TOOL_DEFINITIONS.translate_and_summarize!, frame);
-  // The run is loaded with the first call; loaded here, before the clock is faked, so that only the flow is timed.
-  await import('../../src/mcp/workflow-run.js');
 
   // Every translation takes 600 ms: two fit in the 1500 ms, the third is cut at 1500 ms (SVC_TIMEOUT_MS is 30 s).
   for (let i = 0; i < 3; i++) {
