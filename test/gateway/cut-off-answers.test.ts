@@ -11,10 +11,10 @@ import { deleteService } from '../../src/catalogue/recommendation.js';
 import { listTokenizerLanguages } from '../../src/catalogue/search.js';
 import { runScanner } from '../../src/catalogue/datacatalog.js';
 import { updateJobExecutionOptions } from '../../src/catalogue/dataflow.js';
-import { SERVICES, type AnyOperation } from '../../src/catalogue/types.js';
+import type { AnyOperation } from '../../src/catalogue/types.js';
 import { ToolFailure } from '../../src/gateway/errors.js';
 import { execute, type ExecutorDeps } from '../../src/gateway/executor.js';
-import { upstreamOf } from '../../src/gateway/http.js';
+import { executorDeps } from '../helpers/executor-deps.js';
 
 type Behaviour = 'reset' | 'stall';
 let behaviour: { status: number; then: Behaviour } = { status: 200, then: 'reset' };
@@ -55,31 +55,10 @@ afterAll(async () => {
 });
 
 function deps(timeoutMs: number): ExecutorDeps {
-  const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   agent = new Agent();
-  return {
-    config: {
-      serviceUrls: Object.fromEntries(SERVICES.map((s) => [s, origin])),
-      credentials: {
-        gateway: { accessKey: 'AK', secretKey: 'SK' },
-        appKeys: {},
-        studio: { apiKey: 'studio', gatewayKey: 'gw' },
-      },
-      streamingRegion: 'KR',
-      timeoutMs,
-      limits: {
-        maxConcurrentCalls: 16,
-        maxQueuedCalls: 64,
-        maxResponseBytes: 1024 * 1024,
-        maxResultBytes: 100_000,
-        workflowTimeoutMs: 180_000,
-      },
-    },
-    upstream: upstreamOf(agent),
-    now: () => Date.now(),
-    requestId: () => 'req-1',
-    random: () => 0, // the shortest backoff: the retries of E4 take 100 + 200 ms
-  };
+  // The shortest backoff: the retries of E4 take 100 + 200 ms.
+  const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return executorDeps({ origin, dispatcher: agent, timeoutMs, random: () => 0 });
 }
 
 async function failureOf(op: AnyOperation, args: unknown, timeoutMs = 5_000): Promise<ToolFailure> {

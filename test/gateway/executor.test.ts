@@ -12,11 +12,10 @@ import { listProducts } from '../../src/catalogue/apigateway.js';
 import { migrateKey } from '../../src/catalogue/kms.js';
 import { runScanner } from '../../src/catalogue/datacatalog.js';
 import { updateJobExecutionOptions } from '../../src/catalogue/dataflow.js';
-import { SERVICES } from '../../src/catalogue/types.js';
 import type { AnyOperation } from '../../src/catalogue/types.js';
 import { ToolFailure } from '../../src/gateway/errors.js';
 import { execute, type ExecutorDeps } from '../../src/gateway/executor.js';
-import { upstreamOf } from '../../src/gateway/http.js';
+import { executorDeps } from '../helpers/executor-deps.js';
 
 const ORIGIN = 'http://upstream.test';
 const TOKENIZER = '/CloudSearch/real/v1/tokenizer';
@@ -27,29 +26,7 @@ let agent: MockAgent;
 let random = 0.5;
 
 function deps(timeoutMs = 10_000): ExecutorDeps {
-  return {
-    config: {
-      serviceUrls: Object.fromEntries(SERVICES.map((s) => [s, ORIGIN])),
-      credentials: {
-        gateway: { accessKey: 'AK', secretKey: 'SK' },
-        appKeys: {},
-        studio: { apiKey: 'studio', gatewayKey: 'gw' },
-      },
-      streamingRegion: 'KR',
-      timeoutMs,
-      limits: {
-        maxConcurrentCalls: 16,
-        maxQueuedCalls: 64,
-        maxResponseBytes: 1024 * 1024,
-        maxResultBytes: 100_000,
-        workflowTimeoutMs: 180_000,
-      },
-    },
-    upstream: upstreamOf(agent),
-    now: () => Date.now(),
-    requestId: () => 'req-1',
-    random: () => random,
-  };
+  return executorDeps({ origin: ORIGIN, dispatcher: agent, timeoutMs, random: () => random });
 }
 
 const pool = () => agent.get(ORIGIN);
