@@ -101,37 +101,36 @@ export function createServerFactory(config: Config, deps: ServerDeps): ServerFac
       sandbox: config.sandbox,
     });
   const processInstructions = instructionsFor(processPolicy);
+  // Built once: a 2026-07-28 HTTP request builds a server, and every 2026-07-28 result carries this identity.
+  const identity = {
+    name: SERVER_NAME,
+    title: 'Platform services',
+    version: SERVER_VERSION,
+    description: SERVER_DESCRIPTION,
+    icons: serverIcons(),
+  };
 
   const factory = ({ narrowing, stateless = false, client }: ServerOptions = {}) => {
     const policy = narrow(processPolicy, narrowing);
     // The low-level Server, not McpServer: see mcp/tool-registry.ts for why, with the figure. Prompts and resources
     // follow it, since their listings too depend on the client (they name only the tools it can see).
-    const server = new Server(
-      {
-        name: SERVER_NAME,
-        title: 'Platform services',
-        version: SERVER_VERSION,
-        description: SERVER_DESCRIPTION,
-        icons: serverIcons(),
+    const server = new Server(identity, {
+      capabilities: { tools: { listChanged: false }, logging: {} },
+      instructions: narrowing ? instructionsFor(policy) : processInstructions,
+      jsonSchemaValidator,
+      // Tampered or expired confirmation state is refused (-32602) before any handler runs.
+      requestState: { verify: codec.verify },
+      // Input requests go to 2026-07-28 clients only; a 2025 session gets its form by elicitation/create
+      // (mcp/confirmation.ts).
+      inputRequired: { legacyShim: false },
+      cacheHints: {
+        'tools/list': CACHE_HINT,
+        'prompts/list': CACHE_HINT,
+        'resources/list': CACHE_HINT,
+        'resources/templates/list': CACHE_HINT,
+        'resources/read': CACHE_HINT,
       },
-      {
-        capabilities: { tools: { listChanged: false }, logging: {} },
-        instructions: narrowing ? instructionsFor(policy) : processInstructions,
-        jsonSchemaValidator,
-        // Tampered or expired confirmation state is refused (-32602) before any handler runs.
-        requestState: { verify: codec.verify },
-        // Input requests go to 2026-07-28 clients only; a 2025 session gets its form by elicitation/create
-        // (mcp/confirmation.ts).
-        inputRequired: { legacyShim: false },
-        cacheHints: {
-          'tools/list': CACHE_HINT,
-          'prompts/list': CACHE_HINT,
-          'resources/list': CACHE_HINT,
-          'resources/templates/list': CACHE_HINT,
-          'resources/read': CACHE_HINT,
-        },
-      },
-    );
+    });
     registerTools(server, handlers, { policy, confirmDestructive, elicitation: !stateless, codec, client });
     const enabled = (tool: string) => handlers.some((h) => h.facts.name === tool && isEnabled(policy, h.facts));
     const resources = registerResources(server, enabled);
