@@ -79,3 +79,6 @@ export function jsonBody(req: RecordedRequest): unknown {
   expect(req.headers['content-type']).toMatch(/^application\/json\b/);
   return JSON.parse(req.body);
 }
+
+/** An answer of E14 (the tokenizer languages) for a recording upstream: the smallest answer a read-only tool takes. */
+export const LANGUAGES = [{ language: 'english', type: 'hanaterm', method: 'sgmt', option: '+english +revert' }];

@@ -15,9 +15,8 @@ import {
   waitFor,
   type HttpServerProcess,
 } from '../../helpers/spawn-http.js';
-import { fullEnv } from '../../helpers/upstream.js';
+import { LANGUAGES, fullEnv } from '../../helpers/upstream.js';
 
-const LANGUAGES = [{ language: 'english', type: 'hanaterm', method: 'sgmt', option: '+english +revert' }];
 const TOKENIZER = { name: 'search_list_tokenizer_languages', arguments: {} };
 
 let upstream: RecordingServer;

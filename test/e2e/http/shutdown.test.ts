@@ -1,13 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { startRecordingServer, type RecordingServer } from '../../helpers/recording-server.js';
-import { fullEnv } from '../../helpers/upstream.js';
+import { LANGUAGES, fullEnv } from '../../helpers/upstream.js';
 import { connectClient, connectEraClient, rawRequest, spawnHttpServer, waitFor } from '../../helpers/spawn-http.js';
 
 // SIGTERM while tool calls are in flight: a slow upstream on loopback (no sandbox: a spawned server's sandbox
 // faults are out of reach) keeps the calls busy while the signal arrives.
 
-const LANGUAGES = [{ language: 'english', type: 'hanaterm', method: 'sgmt', option: '+english +revert' }];
 const UPSTREAM_DELAY_MS = 1_500;
 const CALLS = 6;
 

@@ -5,9 +5,7 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { startRecordingServer, type RecordingServer } from '../../helpers/recording-server.js';
 import { spawnServer } from '../../helpers/spawn-server.js';
-import { fullEnv } from '../../helpers/upstream.js';
-
-const LANGUAGES = [{ language: 'english', type: 'hanaterm', method: 'sgmt', option: '+english +revert' }];
+import { LANGUAGES, fullEnv } from '../../helpers/upstream.js';
 
 let upstream: RecordingServer;
 beforeAll(async () => {

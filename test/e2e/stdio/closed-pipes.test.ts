@@ -5,10 +5,9 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { startRecordingServer, type RecordingServer } from '../../helpers/recording-server.js';
 import { resultText, spawnRawStdio, type RawStdioServer } from '../../helpers/raw-stdio.js';
-import { fullEnv } from '../../helpers/upstream.js';
+import { LANGUAGES, fullEnv } from '../../helpers/upstream.js';
 import { waitFor } from '../../helpers/spawn-http.js';
 
-const LANGUAGES = [{ language: 'english', type: 'hanaterm', method: 'sgmt', option: '+english +revert' }];
 const CALL = { name: 'search_list_tokenizer_languages', arguments: {} };
 
 let upstream: RecordingServer;
