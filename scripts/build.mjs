@@ -7,7 +7,8 @@ import { join } from 'node:path';
 
 await rm('dist', { recursive: true, force: true });
 const { metafile } = await build({
-  entryPoints: ['src/cli.ts'],
+  // dist/cli.js is src/bin.ts, which turns on the compile cache and then loads src/cli.ts.
+  entryPoints: { cli: 'src/bin.ts' },
   outdir: 'dist',
   bundle: true,
   splitting: true,

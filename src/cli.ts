@@ -1,4 +1,3 @@
-#!/usr/bin/env node
 import { ConfigError, parseCommand, usage, type Config } from './config.js';
 import { createUpstream } from './gateway/http.js';
 import { SERVER_VERSION, createServerFactory, type ServerDeps } from './server.js';
