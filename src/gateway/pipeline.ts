@@ -9,8 +9,6 @@ import { shortenToFit, shortenedNote } from './result-size.js';
 import { takeSafetyArgs } from './safety-args.js';
 import { errorResult, type ToolResult } from './tool-result.js';
 
-export { errorResult, type ToolResult } from './tool-result.js';
-
 /** A message for the client while a call runs (a retry and its wait, an upstream deprecation): MCP logging. */
 export type Note = (level: 'info' | 'notice' | 'warning', message: string) => void;
 
