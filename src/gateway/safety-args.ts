@@ -34,7 +34,9 @@ export function takeSafetyArgs(
   const rest = { ...raw };
   const taken: Record<string, unknown> = {};
   // An argument the tool does not take stays in `rest`, where the operation's schema refuses it by name.
-  for (const name of Object.keys(safetyProperties(op))) {
+  // Read on every call: the names come from decorate(), computed once per operation, not from the JSON Schema.
+  const { dryRun, confirm } = decorate(op).addedArguments;
+  for (const name of [...(dryRun ? ['dryRun'] : []), ...(confirm ? ['confirm'] : [])]) {
     if (name in rest) {
       taken[name] = rest[name];
       delete rest[name];
