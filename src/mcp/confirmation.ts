@@ -30,10 +30,18 @@ const FORM = 'confirmation';
  * reach the same process.
  */
 export function confirmationCodec(key: string | undefined): RequestStateCodec<ConfirmationState> {
-  return createRequestStateCodec<ConfirmationState>({
-    key: key ?? globalThis.crypto.getRandomValues(new Uint8Array(32)),
-    ttlSeconds: CONFIRMATION_TIMEOUT_MS / 1000,
-  });
+  // Made on first use: the codec reaches for Web Crypto, whose loading is a few ms of every start otherwise, and most
+  // sessions never confirm anything.
+  let codec: RequestStateCodec<ConfirmationState> | undefined;
+  const made = () =>
+    (codec ??= createRequestStateCodec<ConfirmationState>({
+      key: key ?? globalThis.crypto.getRandomValues(new Uint8Array(32)),
+      ttlSeconds: CONFIRMATION_TIMEOUT_MS / 1000,
+    }));
+  return {
+    mint: (payload, ctx) => made().mint(payload, ctx),
+    verify: (state, ctx) => made().verify(state, ctx),
+  };
 }
 
 /** Whether the client shows forms: MCP reads a bare `elicitation: {}` as form support. */
