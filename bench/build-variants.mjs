@@ -1,26 +1,26 @@
 // Builds what the cold-start benchmark compares dist/cli.js with, into bench/results/build/ (not shipped): the
-// minimal one-tool SDK server bundled like ours (minified), so that bundling is not our only edge.
+// minimal one-tool SDK server bundled like ours (Rolldown, minified, one file), so that bundling is not our only edge.
 import { mkdir } from 'node:fs/promises';
-import { build } from 'esbuild';
+import { rolldown } from 'rolldown';
 import { BUILD, ROOT } from './lib/results.mjs';
 
-const REQUIRE_BANNER =
-  "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);";
-
 export async function buildMinimal() {
-  const outfile = `${BUILD}minimal-sdk-server.bundle.mjs`;
-  await build({
-    entryPoints: [`${ROOT}bench/fixtures/minimal-sdk-server.mjs`],
-    outfile,
-    bundle: true,
-    format: 'esm',
+  const file = 'minimal-sdk-server.bundle.mjs';
+  const bundle = await rolldown({
+    input: `${ROOT}bench/fixtures/minimal-sdk-server.mjs`,
     platform: 'node',
-    target: 'node20',
-    minify: true,
-    banner: { js: REQUIRE_BANNER },
-    logLevel: 'error',
+    transform: { target: 'node20' },
+    logLevel: 'warn',
   });
-  return outfile;
+  await bundle.write({
+    dir: BUILD,
+    entryFileNames: file,
+    format: 'esm',
+    minify: true,
+    comments: { legal: false, jsdoc: false, annotation: false },
+  });
+  await bundle.close();
+  return `${BUILD}${file}`;
 }
 
 export async function buildAll() {

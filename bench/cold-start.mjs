@@ -20,7 +20,7 @@ export function defaultTargets(builds) {
       what: 'McpServer + 1 tool on the same SDK, from node_modules',
       args: [`${ROOT}bench/fixtures/minimal-sdk-server.mjs`],
     },
-    { name: 'sdk-minimal-bundled', what: 'the same, esbuild bundle (minified)', args: [builds.minimal] },
+    { name: 'sdk-minimal-bundled', what: 'the same, bundled like ours (Rolldown, minified)', args: [builds.minimal] },
     { name: 'ours', what: 'dist/cli.js, the shipped build', args: [CLI] },
   ];
   return targets;

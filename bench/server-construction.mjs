@@ -2,26 +2,11 @@
 // the SDK's McpServer with the same tools, in the same process, median of 5 rounds of 2,000 builds each.
 // `node bench/server-construction.mjs`; the figure is quoted where src/mcp/tool-registry.ts says why it stays
 // low-level.
-import { mkdtemp } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { build } from 'esbuild';
+import { withBundled } from '../scripts/lib/import-bundled.mjs';
 import { ROOT, isMain } from './lib/results.mjs';
 
 export async function run() {
-  const outdir = await mkdtemp(join(tmpdir(), 'server-construction-'));
-  await build({
-    entryPoints: [`${ROOT}bench/fixtures/server-construction.ts`],
-    outdir,
-    bundle: true,
-    splitting: true,
-    format: 'esm',
-    platform: 'node',
-    logLevel: 'error',
-    banner: { js: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);" },
-  });
-  const { run: measure } = await import(join(outdir, 'server-construction.js'));
-  const json = measure();
+  const json = await withBundled(`${ROOT}bench/fixtures/server-construction.ts`, (fixture) => fixture.run());
   const markdown = [
     '### Building one server (each 2026-07-28 HTTP request builds one)',
     '',

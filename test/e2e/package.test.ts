@@ -48,7 +48,7 @@ beforeAll(async () => {
   const [info] = JSON.parse(packed.stdout) as { filename: string; files: { path: string }[] }[];
   packedFiles = info!.files.map((f) => f.path);
   tarball = join(work, info!.filename);
-  // No --ignore-scripts here: a tarball install must not run `prepare` (which needs the sources and esbuild,
+  // No --ignore-scripts here: a tarball install must not run `prepare` (which needs the sources and rolldown,
   // neither of which is in the tarball), so a successful install is itself the check.
   await run('npm', ['install', '--offline', '--no-audit', '--no-fund', tarball], { cwd: app, env });
 }, 60_000);
