@@ -4,13 +4,17 @@
 // (2025 only, if it serves no more). Rounds are interleaved and each round visits the targets in a random order, so
 // that noise from other work on the machine hits every target alike.
 import { spawn } from 'node:child_process';
+import module from 'node:module';
 import { performance } from 'node:perf_hooks';
 import { INITIALIZE, INITIALIZED, LineClient, TOOLS_LIST, modern } from './lib/jsonrpc-lines.mjs';
 import { stop } from './lib/proc.mjs';
 import { CLI, ensureDistCopy } from './lib/servers.mjs';
 import { buildAll } from './build-variants.mjs';
 import { ROOT, cliOptions, isMain, saveJson } from './lib/results.mjs';
-import { median, round, shuffled, summary, table } from './lib/stats.mjs';
+import { formatDifference, median, pairedDifference, round, shuffled, summary, table } from './lib/stats.mjs';
+
+/** Node 22.1 and later have V8's compile cache, which dist/cli.js turns on (src/bin.ts). */
+const HAS_COMPILE_CACHE = typeof module.enableCompileCache === 'function';
 
 export function defaultTargets(builds) {
   const targets = [
@@ -23,6 +27,13 @@ export function defaultTargets(builds) {
     { name: 'sdk-minimal-bundled', what: 'the same, bundled like ours (Rolldown, minified)', args: [builds.minimal] },
     { name: 'ours', what: 'dist/cli.js, the shipped build', args: [CLI] },
   ];
+  if (HAS_COMPILE_CACHE)
+    targets.push({
+      name: 'ours-first-start',
+      what: 'the same, compile cache off (as the first start after install or a reboot)',
+      args: [CLI],
+      env: { NODE_DISABLE_COMPILE_CACHE: '1' },
+    });
   return targets;
 }
 
@@ -125,6 +136,15 @@ export async function run({ runs = 30, targets, firstCallRuns = 10, baseline } =
     ratioToFloor: round(median(times[p.key]) / median(times[`floor ${p.era}`]), 2),
   }));
   const floor = median(times['floor 2025']);
+  // Ours against the bundled minimal server, round by round (both ran in each round, in random order).
+  const vsMinimal = {};
+  for (const era of ['2025', '2026']) {
+    const minimal = times[`sdk-minimal-bundled ${era}`];
+    for (const name of ['ours', 'ours-first-start']) {
+      if (minimal && times[`${name} ${era}`])
+        vsMinimal[`${name} ${era}`] = pairedDifference(times[`${name} ${era}`], minimal);
+    }
+  }
   // First call after start: undici is loaded on the first upstream call, or in the idle time 300 ms after start.
   const firstCallTargets = targets.filter((t) => t.name === 'ours');
   const first = Object.fromEntries(firstCallTargets.map((t) => [t.name, { first: [], second: [] }]));
@@ -140,7 +160,7 @@ export async function run({ runs = 30, targets, firstCallRuns = 10, baseline } =
     firstMs: summary(v.first),
     secondMs: summary(v.second),
   }));
-  const json = { runs, floorMs: round(floor), targets: rows, firstCalls, raw: times };
+  const json = { runs, node: process.version, floorMs: round(floor), targets: rows, vsMinimal, firstCalls, raw: times };
   const markdown = [
     `### Cold start over stdio (2025: spawn → initialize → tools/list; 2026-07-28: spawn → tools/list), median of ${runs} interleaved runs`,
     '',
@@ -155,6 +175,16 @@ export async function run({ runs = 30, targets, firstCallRuns = 10, baseline } =
         r.ratioToFloor.toFixed(2),
       ]),
     ),
+    ...(Object.keys(vsMinimal).length
+      ? [
+          '',
+          'Minus the bundled minimal server, round by round (median of the differences, 95% bootstrap interval): ' +
+            Object.entries(vsMinimal)
+              .map(([key, d]) => `${key} ${formatDifference(d)}`)
+              .join('; ') +
+            '.',
+        ]
+      : []),
     ...(firstCalls.length
       ? [
           '',

@@ -12,7 +12,7 @@ import * as serverConstruction from './server-construction.mjs';
 import { machine } from './lib/machine.mjs';
 import { RESULTS, cliOptions, saveJson } from './lib/results.mjs';
 import { httpAvailable } from './lib/servers.mjs';
-import { table } from './lib/stats.mjs';
+import { formatDifference, table } from './lib/stats.mjs';
 
 const opts = cliOptions();
 const quick = opts.quick === 'true';
@@ -56,14 +56,16 @@ console.log(summary);
 
 function targets(r) {
   const rows = [];
-  const cold = r['cold-start']?.json.targets;
+  const cold = r['cold-start']?.json;
   if (cold) {
     for (const era of ['2025', '2026']) {
-      const by = Object.fromEntries(cold.filter((t) => t.era === era).map((t) => [t.name, t.ratioToFloor]));
+      const by = Object.fromEntries(cold.targets.filter((t) => t.era === era).map((t) => [t.name, t.ratioToFloor]));
+      // Slower only when the whole interval of the paired difference is above zero: this machine's noise is a few ms.
+      const diff = cold.vsMinimal[`ours ${era}`];
       rows.push([
         `cold start (${era}) no slower than the bundled minimal v2 SDK server`,
-        `ours ${by.ours}× floor; minimal ${by['sdk-minimal']}× (bundled ${by['sdk-minimal-bundled']}×)`,
-        by.ours <= by['sdk-minimal-bundled'] ? 'yes' : 'no',
+        `ours ${by.ours}× floor, bundled minimal ${by['sdk-minimal-bundled']}×; ours − minimal ${formatDifference(diff)}`,
+        diff.lowMs > 0 ? 'no' : diff.medianMs > 0 ? 'not measurably slower' : 'yes',
       ]);
       rows.push([`cold start (${era}) ≤ 2.0× the floor (goal)`, `${by.ours}×`, by.ours <= 2 ? 'yes' : 'no']);
     }

@@ -40,3 +40,27 @@ export function table(header, rows) {
   const line = (cells) => `| ${cells.join(' | ')} |`;
   return [line(header), line(header.map(() => '---')), ...rows.map(line)].join('\n');
 }
+
+/**
+ * How much slower `a` is than `b`, run in the same rounds: the median of the per-round differences (a[i] - b[i]), and
+ * its 95% interval by bootstrap (resampling the rounds). Pairing cancels most of what the machine's load does to
+ * both; an interval that holds 0 means the difference is within what this machine can measure.
+ */
+export function pairedDifference(a, b, resamples = 2000) {
+  const diffs = a.map((x, i) => x - b[i]);
+  const medians = [];
+  for (let r = 0; r < resamples; r++) {
+    medians.push(median(Array.from(diffs, () => diffs[Math.floor(Math.random() * diffs.length)])));
+  }
+  return {
+    medianMs: round(median(diffs), 1),
+    lowMs: round(percentile(medians, 2.5), 1),
+    highMs: round(percentile(medians, 97.5), 1),
+  };
+}
+
+/** "+3.2 ms (95%: −0.4 to +6.1)" */
+export function formatDifference({ medianMs, lowMs, highMs }) {
+  const signed = (x) => `${x > 0 ? '+' : x < 0 ? '−' : '±'}${Math.abs(x).toFixed(1)}`;
+  return `${signed(medianMs)} ms (95%: ${signed(lowMs)} to ${signed(highMs)})`;
+}
