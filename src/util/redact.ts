@@ -150,10 +150,17 @@ function withoutNeedles(text: string, view: View, needleList: readonly Needle[])
 
 /** A string as the view spells it (a secret or a header name): the same lower case, with no escapes decoded. */
 function plain(text: string): string {
+  if (ASCII_ONLY.test(text)) return asciiFold(text);
   const units = new Uint16Array(text.length);
   for (let i = 0; i < text.length; i += 1) units[i] = fold(text.charCodeAt(i));
   return stringOf(units, units.length);
 }
+
+/** Text of ASCII only, folded at once: the same units `fold` gives one at a time. Most texts are, and every call reads one. */
+const asciiFold = (text: string) => text.toLowerCase().replaceAll(' ', '+');
+const ASCII_ONLY = /^[\x00-\x7f]*$/;
+/** ASCII text in which no escape can start: its view is its fold, unit for unit. */
+const PLAIN_ASCII = /^[^\\%&\x80-\uffff]*$/;
 
 /**
  * A UTF-16 unit as the view spells it: its lower case when that is one unit (`İ`, whose lower case is two, stays as
@@ -197,6 +204,11 @@ class View {
 
   constructor(original: string) {
     const n = original.length;
+    this.#originalLength = n;
+    if (PLAIN_ASCII.test(original)) {
+      this.text = asciiFold(original);
+      return;
+    }
     const units = new Uint16Array(n); // escapes only shorten: never more units than the original has
     let from: Int32Array | undefined;
     let length = 0;
@@ -226,7 +238,6 @@ class View {
     }
     this.text = stringOf(units, length);
     this.#from = from;
-    this.#originalLength = n;
   }
 
   /** Where the source of the view's unit at `index` starts in the original. */

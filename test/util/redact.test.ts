@@ -25,6 +25,13 @@ describe('Redactor', () => {
     expect(r.redact(text)).toBe('{"details":"echo: [redacted] end"}');
   });
 
+  it('reads plain ASCII text (no escape in it) the same way: any case, a space as +', () => {
+    const spaced = new Redactor(['Open Sesame 42']);
+    expect(spaced.redact('q=OPEN+SESAME+42 and open sesame 42, Open+Sesame+420')).toBe(
+      'q=[redacted] and [redacted], [redacted]0',
+    );
+  });
+
   it('redacts secrets of any length', () => {
     expect(new Redactor(['k9']).redact('key k9 and K9')).toBe('key [redacted] and [redacted]');
   });
