@@ -135,48 +135,60 @@ async function timeCalls(fn, n, into) {
   }
 }
 
-/** One target against its floor: `calls` of each, in `blocks` interleaved blocks, after a warm-up. */
-async function measure(target, { calls, blocks, warmup }) {
-  const direct = directCaller(target.sandboxUrl);
-  const times = { mcp: [], direct: [] };
+/**
+ * Targets measured together, each against its own floor: `calls` of each, in `blocks` blocks, every block running
+ * each target and each floor in a random order, after a warm-up. Measured together, ours and a baseline build see the
+ * machine alike (one after the other, a drift of the machine's load showed as a difference of 0.3 ms).
+ */
+async function measure(targets, { calls, blocks, warmup }) {
+  const runs = targets.map((target) => ({ target, direct: directCaller(target.sandboxUrl), mcp: [], floor: [] }));
   try {
-    await timeCalls(target.call, warmup, []);
-    await timeCalls(direct.call, warmup, []);
-    const perBlock = Math.ceil(calls / blocks);
-    for (let b = 0; b < blocks; b++) {
-      for (const which of shuffled(['mcp', 'direct']))
-        await timeCalls(which === 'mcp' ? target.call : direct.call, perBlock, times[which]);
+    for (const r of runs) {
+      await timeCalls(r.target.call, warmup, []);
+      await timeCalls(r.direct.call, warmup, []);
     }
+    const perBlock = Math.ceil(calls / blocks);
+    const slots = runs.flatMap((r) => [
+      [r.target.call, r.mcp],
+      [r.direct.call, r.floor],
+    ]);
+    for (let b = 0; b < blocks; b++) for (const [call, into] of shuffled(slots)) await timeCalls(call, perBlock, into);
   } finally {
-    await direct.close();
-    await target.close();
+    for (const r of runs) {
+      await r.direct.close();
+      await r.target.close();
+    }
   }
-  const mcp = summary(times.mcp);
-  const floor = summary(times.direct);
-  return {
-    target: target.name,
-    mcpMs: mcp,
-    floorMs: floor,
-    overheadP50Ms: round(mcp.p50 - floor.p50),
-    overheadP99Ms: round(mcp.p99 - floor.p99),
-    ratioP50: round(mcp.p50 / floor.p50, 2),
-  };
+  return runs.map(({ target, mcp: mcpTimes, floor: floorTimes }) => {
+    const mcp = summary(mcpTimes);
+    const floor = summary(floorTimes);
+    return {
+      target: target.name,
+      mcpMs: mcp,
+      floorMs: floor,
+      overheadP50Ms: round(mcp.p50 - floor.p50),
+      overheadP99Ms: round(mcp.p99 - floor.p99),
+      ratioP50: round(mcp.p50 / floor.p50, 2),
+    };
+  });
 }
 
 export async function run({ calls = 300, blocks = 10, warmup = 50, http, baseline } = {}) {
   await ensureDistCopy();
   http ??= await httpAvailable();
-  const factories = [() => stdioRaw('2025'), () => stdioRaw('2026'), stdioSdk];
-  // The baseline just before and after ours, so that the comparison sees the machine as it was then.
-  if (baseline) factories.splice(1, 0, () => stdioRaw('2025', baseline, 'baseline: '));
-  if (http)
-    factories.push(
-      () => httpRaw(false),
-      () => httpRaw(true),
-      httpSdk,
-    );
+  // Each group is measured together; the baseline build beside ours.
+  const groups = [
+    [() => stdioRaw('2025'), ...(baseline ? [() => stdioRaw('2025', baseline, 'baseline: ')] : [])],
+    [() => stdioRaw('2026')],
+    [stdioSdk],
+    ...(http ? [[() => httpRaw(false)], [() => httpRaw(true)], [httpSdk]] : []),
+  ];
   const rows = [];
-  for (const factory of factories) rows.push(await measure(await factory(), { calls, blocks, warmup }));
+  for (const group of groups) {
+    const targets = [];
+    for (const factory of group) targets.push(await factory());
+    rows.push(...(await measure(targets, { calls, blocks, warmup })));
+  }
   const json = { tool: TOOL, calls, blocks, warmup, http, rows };
   const markdown = [
     `### Per-call overhead (\`${TOOL}\` against the sandbox, ${calls} calls each, interleaved with the direct request)`,
