@@ -156,9 +156,9 @@ function plain(text: string): string {
   return stringOf(units, units.length);
 }
 
-/** Text of ASCII only, folded at once: the same units `fold` gives one at a time. Most texts are, and every call reads one. */
+/** ASCII text folded at once: the units `fold` gives one at a time. Most texts are ASCII, and every call reads one. */
 const asciiFold = (text: string) => text.toLowerCase().replaceAll(' ', '+');
-const ASCII_ONLY = /^[\x00-\x7f]*$/;
+const ASCII_ONLY = /^[^\x80-\uffff]*$/;
 /** ASCII text in which no escape can start: its view is its fold, unit for unit. */
 const PLAIN_ASCII = /^[^\\%&\x80-\uffff]*$/;
 
