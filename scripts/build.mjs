@@ -1,10 +1,10 @@
-// Bundles the server into dist/: dist/cli.js, the start-up code in dist/chunks/server.js, and the chunks of what it
-// loads on demand (the sandbox, the HTTP transport, undici). The bundle is the source as written: nothing is swapped or
-// replaced. Type checking is `npm run typecheck`; this step only transpiles.
+// Bundles the server into dist/: dist/cli.js, the start-up code in dist/chunks/server-<hash>.cjs, and the chunks of
+// what it loads on demand (the sandbox, the HTTP transport, undici). The bundle is the source as written: nothing is
+// swapped or replaced. Type checking is `npm run typecheck`; this step only transpiles.
 //
 // Rolldown, not esbuild: esbuild puts the code that start-up shares with an on-demand chunk into chunks of its own,
-// so a start read five files; Rolldown leaves that code in the entry, which the on-demand chunks import (it is
-// loaded before them anyway), so a start reads two: dist/cli.js and dist/chunks/server.js (BENCHMARKS.md).
+// so a start read five files; Rolldown leaves that code in the entry, which the on-demand chunks require (it is
+// loaded before them anyway), so a start reads dist/cli.js and dist/chunks/server-<hash>.cjs (BENCHMARKS.md).
 import { rolldown } from 'rolldown';
 import { chmod, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -12,7 +12,6 @@ import { join } from 'node:path';
 await rm('dist', { recursive: true, force: true });
 const common = { platform: 'node', transform: { target: 'node20' }, logLevel: 'warn' };
 const emit = {
-  format: 'esm',
   // Start-up time goes into compiling the bundle: minified, there is half as much to read (names are kept in the
   // source map: node --enable-source-maps dist/cli.js).
   minify: true,
@@ -20,31 +19,27 @@ const emit = {
   comments: { legal: false, jsdoc: false, annotation: false },
 };
 
-// The server (src/cli.ts) and the chunks it loads on demand. Built as the entry, so that what it shares with them
-// stays in it.
+// The server (src/cli.ts) and the chunks it loads on demand, as CommonJS: dist/cli.js runs the server's file through
+// V8's code cache (src/code-cache.ts), which takes a script, not an ES module. Built as the entry, so that what it
+// shares with the chunks stays in it. Its name carries a hash of its content, which keys the cache.
 const server = await rolldown({ input: { server: 'src/cli.ts' }, ...common });
 const { output } = await server.write({
   ...emit,
+  format: 'cjs',
   dir: 'dist/chunks',
-  entryFileNames: '[name].js',
-  chunkFileNames: '[name]-[hash].js',
+  entryFileNames: '[name]-[hash].cjs',
+  chunkFileNames: '[name]-[hash].cjs',
 });
 await server.close();
+const serverFile = output.find((chunk) => chunk.type === 'chunk' && chunk.isEntry).fileName;
 
-// The command, dist/cli.js, is src/bin.ts: it turns on the compile cache, then imports ./cli.js, which is the server
-// built above.
+// The command, dist/cli.js (src/bin.ts): an ES module, told the server's file name.
 const command = await rolldown({
   input: { cli: 'src/bin.ts' },
   ...common,
-  plugins: [
-    {
-      name: 'the-built-server',
-      resolveId: (id, importer) =>
-        id === './cli.js' && importer?.endsWith('src/bin.ts') ? { id: './chunks/server.js', external: true } : null,
-    },
-  ],
+  transform: { ...common.transform, define: { SERVER_FILE: JSON.stringify(serverFile) } },
 });
-await command.write({ ...emit, dir: 'dist' });
+await command.write({ ...emit, format: 'esm', dir: 'dist' });
 await command.close();
 await chmod('dist/cli.js', 0o755);
 const modules = output.flatMap((chunk) => (chunk.type === 'chunk' ? chunk.moduleIds : []));

@@ -1,10 +1,25 @@
 #!/usr/bin/env node
-// The command (dist/cli.js). Node 22.1 and later keep the compiled code of the server in V8's compile cache (in the
-// system's temporary directory; NODE_DISABLE_COMPILE_CACHE=1 turns it off), so that a start after the first skips
-// compiling it: on Node 22 here, cold start went from 3.27× to 2.91× the floor. It must be on before the server's
-// modules load, hence this first module of its own. On Node 20 the call does not exist and nothing changes.
+// The command (dist/cli.js). It runs the server (src/cli.ts, built to dist/chunks/server-<hash>.cjs) with V8's code
+// cache (./code-cache.ts), and turns on Node's compile cache (22.1+) for the chunks the server loads on demand (the
+// sandbox, the HTTP transport, undici). Node's NODE_DISABLE_COMPILE_CACHE=1 turns both off: the one variable of the
+// environment read outside src/cli.ts, as Node itself reads it.
 import module from 'node:module';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { privateCacheDir, runWithCodeCache } from './code-cache.js';
 
+/** The built server's file name, set by scripts/build.mjs. */
+declare const SERVER_FILE: string;
+
+const cacheOff = process.env.NODE_DISABLE_COMPILE_CACHE === '1';
 // Not in Node 20's types, where it does not exist either.
-(module as { enableCompileCache?: () => unknown }).enableCompileCache?.();
-await import('./cli.js');
+if (!cacheOff) (module as { enableCompileCache?: () => unknown }).enableCompileCache?.();
+const server = join(fileURLToPath(new URL('.', import.meta.url)), 'chunks', SERVER_FILE);
+if (cacheOff || process.sourceMapsEnabled) {
+  // Node maps stack traces through the source maps (node --enable-source-maps) only for modules it loads itself.
+  module.createRequire(import.meta.url)(server);
+} else {
+  const run = runWithCodeCache(server, privateCacheDir());
+  // At exit, so that the cache holds the functions this run compiled (a start, its first answers, perhaps calls).
+  process.once('exit', run.save);
+}

@@ -5,7 +5,7 @@ import { serveStdio } from './transports/stdio.js';
 
 const WARM_UP_AFTER_MS = 300;
 
-/** The only module that reads process.argv / process.env or exits. */
+/** The only module that reads process.argv / process.env or exits (bin.ts reads Node's NODE_DISABLE_COMPILE_CACHE). */
 async function main(): Promise<void> {
   // A host that closed our stderr must not crash the server: the failed write's 'error' is ignored, and later
   // lines go nowhere. Logging never throws.
