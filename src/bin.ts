@@ -6,10 +6,12 @@
 import module from 'node:module';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { privateCacheDir, runWithCodeCache } from './code-cache.js';
+import { privateCacheDir, runWithCodeCache, saveSoon } from './code-cache.js';
 
 /** The built server's file name, set by scripts/build.mjs. */
 declare const SERVER_FILE: string;
+/** Time enough for a start and its first answers, whose functions the cache then holds too. */
+const SAVE_AFTER_MS = 2_000;
 
 const cacheOff = process.env.NODE_DISABLE_COMPILE_CACHE === '1';
 // Not in Node 20's types, where it does not exist either.
@@ -19,7 +21,5 @@ if (cacheOff || process.sourceMapsEnabled) {
   // Node maps stack traces through the source maps (node --enable-source-maps) only for modules it loads itself.
   module.createRequire(import.meta.url)(server);
 } else {
-  const run = runWithCodeCache(server, privateCacheDir());
-  // At exit, so that the cache holds the functions this run compiled (a start, its first answers, perhaps calls).
-  process.once('exit', run.save);
+  saveSoon(runWithCodeCache(server, privateCacheDir()), SAVE_AFTER_MS);
 }

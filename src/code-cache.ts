@@ -19,8 +19,8 @@ export interface CachedRun {
   /** Whether V8 took the cache (false: there was none, it was not readable, or V8 refused it). */
   hit: boolean;
   /**
-   * Writes the cache for the next run, with every function compiled until now; nothing when it was used as it was, or
-   * when there is no private directory for it. Never throws: a start without a cache is only slower.
+   * Writes the cache for the next run, with every function compiled until now, once; nothing when it was used as it
+   * was, or when there is no private directory for it. Never throws: a start without a cache is only slower.
    */
   save(): void;
 }
@@ -46,11 +46,13 @@ export function runWithCodeCache(file: string, cacheDir: string | undefined): Ca
   require.cache[file] = module;
   (script.runInThisContext() as CommonJsBody)(module.exports, require, module, file, dirname(file));
   module.loaded = true;
+  let saved = hit;
   return {
     exports: module.exports,
     hit,
     save: () => {
-      if (!cacheFile || hit) return;
+      if (!cacheFile || saved) return;
+      saved = true;
       try {
         const partial = `${cacheFile}.${process.pid}.tmp`;
         writeFileSync(partial, script.createCachedData(), { mode: 0o600 });
@@ -60,6 +62,24 @@ export function runWithCodeCache(file: string, cacheDir: string | undefined): Ca
       }
     },
   };
+}
+
+/**
+ * Saves the cache `afterMs` from now, once the start is over and its first answers are given, or at exit if that comes
+ * first: a host may end the server in a way that runs no exit handler (SIGKILL, or a terminated process on Windows),
+ * and at exit the cache holds what the run compiled.
+ */
+export function saveSoon(run: CachedRun, afterMs: number, owner: ExitEvents = process): void {
+  const later = setTimeout(run.save, afterMs).unref();
+  owner.once('exit', () => {
+    clearTimeout(later);
+    run.save();
+  });
+}
+
+/** The process, or what a test puts in its place. */
+interface ExitEvents {
+  once(name: 'exit', listener: () => void): unknown;
 }
 
 type CommonJsBody = (

@@ -2,6 +2,7 @@
  * The start-up of dist/cli.js: the server's file run through V8's code cache (src/code-cache.ts, src/bin.ts).
  */
 import { execFileSync } from 'node:child_process';
+import { EventEmitter } from 'node:events';
 import {
   chmodSync,
   existsSync,
@@ -15,8 +16,8 @@ import {
 } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { privateCacheDir, runWithCodeCache } from '../src/code-cache.js';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { privateCacheDir, runWithCodeCache, saveSoon } from '../src/code-cache.js';
 import { CLI_PATH } from './helpers/spawn-server.js';
 
 let work: string;
@@ -68,10 +69,55 @@ describe('runWithCodeCache', () => {
     expect((second.exports as { sum(a: number, b: number): number }).sum(1, 1)).toBe(2);
   });
 
+  it('writes once: a second save() (the timer after start, then exit) leaves the file as the first wrote it', () => {
+    const dir = join(work, 'cache');
+    mkdirSync(dir, { mode: 0o700 });
+    const run = runWithCodeCache(writeModules('once'), dir);
+    run.save();
+    const [file] = readdirSync(dir);
+    rmSync(join(dir, file!));
+    run.save();
+    expect(readdirSync(dir)).toEqual([]);
+  });
+
   it('runs without a cache where none can be written, and save() does not throw', () => {
     const run = runWithCodeCache(writeModules('nowhere'), join(work, 'missing', 'dir'));
     expect(run.hit).toBe(false);
     expect(() => run.save()).not.toThrow();
+  });
+});
+
+describe('saveSoon', () => {
+  afterEach(() => vi.useRealTimers());
+  const cacheIn = () => {
+    const dir = join(work, 'cache');
+    mkdirSync(dir, { mode: 0o700 });
+    return dir;
+  };
+
+  it('saves when the time has passed, once, and not again at exit', () => {
+    vi.useFakeTimers();
+    const dir = cacheIn();
+    const owner = new EventEmitter();
+    saveSoon(runWithCodeCache(writeModules('timed'), dir), 2_000, owner);
+    vi.advanceTimersByTime(1_999);
+    expect(readdirSync(dir)).toEqual([]);
+    vi.advanceTimersByTime(1);
+    const [file] = readdirSync(dir);
+    expect(file).toMatch(/^timed\.cjs-/);
+    rmSync(join(dir, file!));
+    owner.emit('exit');
+    expect(readdirSync(dir)).toEqual([]);
+  });
+
+  it('saves at exit when the process ends first, and the timer then does nothing', () => {
+    vi.useFakeTimers();
+    const dir = cacheIn();
+    const owner = new EventEmitter();
+    saveSoon(runWithCodeCache(writeModules('early'), dir), 2_000, owner);
+    owner.emit('exit');
+    expect(readdirSync(dir)).toHaveLength(1);
+    expect(vi.getTimerCount()).toBe(0);
   });
 });
 
