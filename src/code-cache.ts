@@ -7,8 +7,8 @@ import { Script } from 'node:vm';
 /**
  * Runs a CommonJS file (the built server) the way `require` would, with V8's code cache: the code V8 compiled for it
  * in an earlier run, functions compiled while it ran included, is read back instead of compiled again. Compiling the
- * server is most of a start: with the cache, a start takes about 35 ms less on Node 20 and 22 here (BENCHMARKS.md).
- * Node's own compile cache (22.1+) is made when a module is compiled, before its functions are, and Node 20 has none.
+ * server is most of a start: with the cache, a start takes about 30 ms less here (BENCHMARKS.md). Node 20 has no
+ * compile cache of its own, and Node's (22.1+) did less for the ES modules of the previous build.
  *
  * The file is registered in `require.cache` before it runs, as `require` does: the chunks it loads later require it
  * back and must get this instance, not a second one.
