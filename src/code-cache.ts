@@ -1,18 +1,14 @@
+// Runs a CommonJS file (the built server) the way `require` would, with V8's code cache: the code V8 compiled for it
+// in an earlier run, functions compiled while it ran included, is read back instead of compiled again. Compiling the
+// server is most of a start: with the cache, a start takes about 30 ms less here (BENCHMARKS.md). Node 20 has no
+// compile cache of its own, and Node's (22.1+) did less for the ES modules of the previous build.
 import Module from 'node:module';
 import { lstatSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { Script } from 'node:vm';
 
-/**
- * Runs a CommonJS file (the built server) the way `require` would, with V8's code cache: the code V8 compiled for it
- * in an earlier run, functions compiled while it ran included, is read back instead of compiled again. Compiling the
- * server is most of a start: with the cache, a start takes about 30 ms less here (BENCHMARKS.md). Node 20 has no
- * compile cache of its own, and Node's (22.1+) did less for the ES modules of the previous build.
- *
- * The file is registered in `require.cache` before it runs, as `require` does: the chunks it loads later require it
- * back and must get this instance, not a second one.
- */
+/** A file run by runWithCodeCache. */
 export interface CachedRun {
   /** The module as `require` would give it. */
   exports: unknown;
@@ -26,8 +22,10 @@ export interface CachedRun {
 }
 
 /**
- * The cache of `file` lives in `cacheDir` (undefined: none), under the file's name, which the build makes from its
- * content, and the Node version and architecture (V8 checks its own version and flags, and refuses what does not fit).
+ * Runs `file`, registered in `require.cache` before it runs, as `require` does: the chunks it loads later require it
+ * back and must get this instance, not a second one. Its cache lives in `cacheDir` (undefined: none), under the file's
+ * name, which the build makes from its content, and the Node version and architecture (V8 checks its own version and
+ * flags, and refuses what does not fit).
  */
 export function runWithCodeCache(file: string, cacheDir: string | undefined): CachedRun {
   const source = readFileSync(file, 'utf8');
