@@ -2,23 +2,13 @@
 // minimal one-tool SDK server bundled like ours (Rolldown, minified, one file), so that bundling is not our only edge.
 import { mkdir } from 'node:fs/promises';
 import { rolldown } from 'rolldown';
+import { BUNDLE_INPUT, BUNDLE_OUTPUT } from '../scripts/lib/bundling.mjs';
 import { BUILD, ROOT } from './lib/results.mjs';
 
 export async function buildMinimal() {
   const file = 'minimal-sdk-server.bundle.mjs';
-  const bundle = await rolldown({
-    input: `${ROOT}bench/fixtures/minimal-sdk-server.mjs`,
-    platform: 'node',
-    transform: { target: 'node20' },
-    logLevel: 'warn',
-  });
-  await bundle.write({
-    dir: BUILD,
-    entryFileNames: file,
-    format: 'esm',
-    minify: true,
-    comments: { legal: false, jsdoc: false, annotation: false },
-  });
+  const bundle = await rolldown({ input: `${ROOT}bench/fixtures/minimal-sdk-server.mjs`, ...BUNDLE_INPUT });
+  await bundle.write({ ...BUNDLE_OUTPUT, dir: BUILD, entryFileNames: file, format: 'esm' });
   await bundle.close();
   return `${BUILD}${file}`;
 }

@@ -8,21 +8,15 @@
 import { rolldown } from 'rolldown';
 import { chmod, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { BUNDLE_INPUT, BUNDLE_OUTPUT } from './lib/bundling.mjs';
 
 await rm('dist', { recursive: true, force: true });
-const common = { platform: 'node', transform: { target: 'node20' }, logLevel: 'warn' };
-const emit = {
-  // Start-up time goes into compiling the bundle: minified, there is half as much to read (names are kept in the
-  // source map: node --enable-source-maps dist/cli.js).
-  minify: true,
-  sourcemap: true,
-  comments: { legal: false, jsdoc: false, annotation: false },
-};
+const emit = { ...BUNDLE_OUTPUT, sourcemap: true };
 
 // The server (src/cli.ts) and the chunks it loads on demand, as CommonJS: dist/cli.js runs the server's file through
 // V8's code cache (src/code-cache.ts), which takes a script, not an ES module. Built as the entry, so that what it
 // shares with the chunks stays in it. Its name carries a hash of its content, which keys the cache.
-const server = await rolldown({ input: { server: 'src/cli.ts' }, ...common });
+const server = await rolldown({ input: { server: 'src/cli.ts' }, ...BUNDLE_INPUT });
 const { output } = await server.write({
   ...emit,
   format: 'cjs',
@@ -36,8 +30,8 @@ const serverFile = output.find((chunk) => chunk.type === 'chunk' && chunk.isEntr
 // The command, dist/cli.js (src/bin.ts): an ES module, told the server's file name.
 const command = await rolldown({
   input: { cli: 'src/bin.ts' },
-  ...common,
-  transform: { ...common.transform, define: { SERVER_FILE: JSON.stringify(serverFile) } },
+  ...BUNDLE_INPUT,
+  transform: { ...BUNDLE_INPUT.transform, define: { SERVER_FILE: JSON.stringify(serverFile) } },
 });
 await command.write({ ...emit, format: 'esm', dir: 'dist' });
 await command.close();
