@@ -1,5 +1,5 @@
 import { ConfigError, parseCommand, usage, type Config } from './config.js';
-import { createUpstream } from './gateway/http.js';
+import { createUpstream } from './upstream/http.js';
 import { SERVER_VERSION, createServerFactory, type ServerDeps } from './server.js';
 import { serveStdio } from './transports/stdio.js';
 

@@ -1,7 +1,7 @@
 import { parseArgs } from 'node:util';
 import { SERVICES, type ServiceId } from './catalogue/types.js';
 import type { StreamingRegion } from './catalogue/fields.js';
-import type { AppKeys, GatewayKeys, StudioKeys } from './gateway/auth.js';
+import type { AppKeys, GatewayKeys, StudioKeys } from './upstream/auth.js';
 import { environmentHelp } from './env-help.js';
 import {
   KEY_PAIRS,

@@ -1,12 +1,12 @@
 import { Server } from '@modelcontextprotocol/server';
 import { CATALOGUE } from './catalogue/catalogue.js';
 import { ConfigError, type Config } from './config.js';
-import { CREDENTIAL_HEADERS } from './gateway/auth.js';
+import { CREDENTIAL_HEADERS } from './upstream/auth.js';
 import { Redactor } from './util/redact.js';
-import { Calls } from './gateway/calls.js';
-import type { ExecutorDeps } from './gateway/executor.js';
-import type { Upstream } from './gateway/http.js';
-import type { CallFrame } from './gateway/pipeline.js';
+import { Calls } from './call/admission.js';
+import type { ExecutorDeps } from './call/attempts.js';
+import type { Upstream } from './upstream/http.js';
+import type { CallFrame } from './call/pipeline.js';
 import { catalogueTool } from './mcp/catalogue-tools.js';
 import { confirmationCodec } from './mcp/confirmation.js';
 import { registerCompletion } from './mcp/completion.js';

@@ -2,7 +2,7 @@ import * as z from 'zod';
 
 /**
  * Building blocks of the output schemas: what the platform may answer (a tolerant reader).
- * - A required member is what a success carries: src/gateway/response.ts reads the required members from the schema,
+ * - A required member is what a success carries: src/upstream/response.ts reads the required members from the schema,
  *   and an answer without one is an error that says so. Every other field may be missing or null.
  * - Integer fields are integers; one beyond 2^53-1 (where JSON numbers stop being exact) comes as a string of its
  *   digits, exact (the answer is parsed losslessly). A digit string the upstream sends for an Integer (the spec warns

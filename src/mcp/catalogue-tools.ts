@@ -1,10 +1,10 @@
 import type { Tool } from '@modelcontextprotocol/server';
 import { regionDescription, type StreamingRegion } from '../catalogue/fields.js';
 import type { AnyOperation } from '../catalogue/types.js';
-import { decorate } from '../gateway/decorate.js';
-import { dryRunOutput } from '../gateway/dry-run.js';
-import { callOperation, type CallFrame } from '../gateway/pipeline.js';
-import { acceptsDryRun, safetyProperties } from '../gateway/safety-args.js';
+import { decorate } from '../catalogue/compile.js';
+import { dryRunOutput } from '../call/dry-run.js';
+import { callOperation, type CallFrame } from '../call/pipeline.js';
+import { acceptsDryRun, safetyProperties } from '../call/safety-args.js';
 import { serviceIcons } from './icons.js';
 import { toJsonSchema } from './json-schema.js';
 import type { ToolHandler } from './tool-registry.js';

@@ -9,8 +9,8 @@ import {
   type RequestStateCodec,
   type ServerContext,
 } from '@modelcontextprotocol/server';
-import { checkConfirmArgument, checkFormAnswer, refuse, type FormAnswer } from '../gateway/confirmation.js';
-import type { CallHooks, ConfirmationRequest } from '../gateway/pipeline.js';
+import { checkConfirmArgument, checkFormAnswer, refuse, type FormAnswer } from '../call/confirmation-checks.js';
+import type { CallHooks, ConfirmationRequest } from '../call/pipeline.js';
 
 /** What the sealed `requestState` of a confirmation proves: the form was asked for this tool with these arguments. */
 export interface ConfirmationState {

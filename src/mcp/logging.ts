@@ -1,5 +1,5 @@
 import type { ServerContext } from '@modelcontextprotocol/server';
-import type { Note } from '../gateway/pipeline.js';
+import type { Note } from '../call/pipeline.js';
 
 const LOGGER = 'svc-platform-mcp';
 

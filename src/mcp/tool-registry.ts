@@ -10,8 +10,8 @@ import {
   type ServerContext,
   type Tool,
 } from '@modelcontextprotocol/server';
-import type { CallHooks, ToolOutcome } from '../gateway/pipeline.js';
-import { errorResult, type ToolResult } from '../gateway/tool-result.js';
+import type { CallHooks, ToolOutcome } from '../call/pipeline.js';
+import { errorResult, type ToolResult } from '../call/tool-result.js';
 import { confirmHook, showsForms, type ConfirmationState } from './confirmation.js';
 import { noteFor } from './logging.js';
 import { whyDisabled, type ToolFacts, type ToolPolicy } from './tool-policy.js';

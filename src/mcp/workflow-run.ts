@@ -1,11 +1,11 @@
 import { createCompletion } from '../catalogue/textgen.js';
 import { LANGUAGE_NAMES } from '../catalogue/translation-rules.js';
 import { translateText } from '../catalogue/translation.js';
-import { ToolFailure, abortedFailure, type CallMeta } from '../gateway/errors.js';
-import { execute } from '../gateway/executor.js';
-import { runCall, type CallFrame, type Reply, type ToolOutcome } from '../gateway/pipeline.js';
-import { shortenedNote } from '../gateway/result-size.js';
-import { formatIssues } from '../gateway/validation.js';
+import { CallFailure, abortedFailure, type CallMeta } from '../upstream/failure.js';
+import { execute } from '../call/attempts.js';
+import { runCall, type CallFrame, type Reply, type ToolOutcome } from '../call/pipeline.js';
+import { shortenedNote } from '../call/result-size.js';
+import { formatIssues } from '../call/validation.js';
 import { chunkText } from './chunking.js';
 import { generatedPart, summaryCue, summaryParameters, summaryPrompt } from './summary-prompt.js';
 import type { ToolHooks } from './tool-registry.js';
@@ -24,7 +24,7 @@ export async function runWorkflow(
   const schemas = workflowSchemas;
 
   let step = 'check arguments';
-  const failedAt = (f: ToolFailure) => `${WORKFLOW_TOOL_NAME} failed at step "${step}" [${f.code}]: ${f.message}`;
+  const failedAt = (f: CallFailure) => `${WORKFLOW_TOOL_NAME} failed at step "${step}" [${f.code}]: ${f.message}`;
   const meta: CallMeta = { attempts: 0, delivery: 'no', durationMs: 0 };
   const started = deps.now();
   // One deadline for the whole flow: each step gets what is left of it (and never more than SVC_TIMEOUT_MS).
@@ -37,8 +37,8 @@ export async function runWorkflow(
       add(done.meta);
       return done;
     } catch (error) {
-      if (error instanceof ToolFailure && error.meta) add(error.meta);
-      throw ToolFailure.from(error, { ...meta, durationMs: deps.now() - started });
+      if (error instanceof CallFailure && error.meta) add(error.meta);
+      throw CallFailure.from(error, { ...meta, durationMs: deps.now() - started });
     }
   };
   const add = (step: CallMeta) => {
@@ -53,7 +53,7 @@ export async function runWorkflow(
     hooks,
     async (signal, admit) => {
       const parsed = schemas().input.safeParse(rawArgs ?? {});
-      if (!parsed.success) throw new ToolFailure('invalid_input', formatIssues(parsed.error.issues));
+      if (!parsed.success) throw new CallFailure('invalid_input', formatIssues(parsed.error.issues));
       const args = parsed.data;
       const source = args.text.trim();
       const chunks = chunkText(source, { source: args.source, target: args.target });
@@ -106,7 +106,7 @@ export async function runWorkflow(
       );
       const completion = answer.value.result;
       if (completion.text == null) {
-        throw new ToolFailure('unexpected_response', 'the completion answer has no result.text');
+        throw new CallFailure('unexpected_response', 'the completion answer has no result.text');
       }
       const summary = generatedPart(completion.text, prompt, summaryCue(language));
       const output: WorkflowOutput = {

@@ -1,7 +1,7 @@
 import type { Tool } from '@modelcontextprotocol/server';
 import { createCompletion } from '../catalogue/textgen.js';
 import { translateText } from '../catalogue/translation.js';
-import type { CallFrame } from '../gateway/pipeline.js';
+import type { CallFrame } from '../call/pipeline.js';
 import { serviceIcons } from './icons.js';
 import { toJsonSchema } from './json-schema.js';
 import type { ToolHandler } from './tool-registry.js';

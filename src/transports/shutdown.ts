@@ -1,4 +1,4 @@
-import type { Calls } from '../gateway/calls.js';
+import type { Calls } from '../call/admission.js';
 
 export interface InFlight {
   /** Every request received has its answer (stdio: also every line read is handled). */

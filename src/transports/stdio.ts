@@ -1,7 +1,7 @@
 import type { Readable, Writable } from 'node:stream';
 import type { JSONRPCMessage, Transport } from '@modelcontextprotocol/server';
 import { serveStdio as serveBothEras } from '@modelcontextprotocol/server/stdio';
-import type { Calls } from '../gateway/calls.js';
+import type { Calls } from '../call/admission.js';
 import type { ServerFactory } from '../server.js';
 import { toLegacyWire } from './legacy-wire.js';
 import { finishInFlight, until } from './shutdown.js';

@@ -7,8 +7,8 @@
 import { describe, expect, it } from 'vitest';
 import { CATALOGUE } from '../../src/catalogue/catalogue.js';
 import { SERVICES, type AnyOperation } from '../../src/catalogue/types.js';
-import { ToolFailure } from '../../src/gateway/errors.js';
-import { prepare } from '../../src/gateway/executor.js';
+import { CallFailure } from '../../src/upstream/failure.js';
+import { prepare } from '../../src/call/attempts.js';
 import { toolDefinition } from '../../src/mcp/catalogue-tools.js';
 import { sharedLazyValidator } from '../../src/mcp/schema-validator.js';
 
@@ -30,9 +30,9 @@ const refusal = (name: string, args: Record<string, unknown>) => {
   try {
     prepare(op(name), args, { config });
   } catch (error) {
-    expect(error).toBeInstanceOf(ToolFailure);
-    expect((error as ToolFailure).code).toBe('invalid_input');
-    return (error as ToolFailure).message;
+    expect(error).toBeInstanceOf(CallFailure);
+    expect((error as CallFailure).code).toBe('invalid_input');
+    return (error as CallFailure).message;
   }
   throw new Error(`${name} accepted ${JSON.stringify(args)}`);
 };

@@ -1,7 +1,7 @@
 import type { Dispatcher } from 'undici';
 import { SERVICES } from '../../src/catalogue/types.js';
-import type { ExecutorDeps } from '../../src/gateway/executor.js';
-import { upstreamOf } from '../../src/gateway/http.js';
+import type { ExecutorDeps } from '../../src/call/attempts.js';
+import { upstreamOf } from '../../src/upstream/http.js';
 
 /** The executor's dependencies for in-process tests: every service at `origin`, test credentials, a fixed clock id. */
 export function executorDeps(options: {

@@ -6,7 +6,7 @@ import { createMcpHandler } from '@modelcontextprotocol/server';
 import { MockAgent } from 'undici';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { parseCommand } from '../../src/config.js';
-import { upstreamOf } from '../../src/gateway/http.js';
+import { upstreamOf } from '../../src/upstream/http.js';
 import { createServerFactory } from '../../src/server.js';
 
 const KEY = 'state-key-for-tests-0123456789abcdef';

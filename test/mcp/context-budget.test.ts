@@ -3,7 +3,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import { Agent } from 'undici';
-import { upstreamOf } from '../../src/gateway/http.js';
+import { upstreamOf } from '../../src/upstream/http.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseCommand } from '../../src/config.js';
 import { createServerFactory } from '../../src/server.js';

@@ -4,7 +4,7 @@ import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { ElicitRequestSchema, type ElicitRequest, type ElicitResult } from '@modelcontextprotocol/sdk/types.js';
 import type { Narrowing } from '../../src/mcp/tool-policy.js';
 import { Agent } from 'undici';
-import { upstreamOf } from '../../src/gateway/http.js';
+import { upstreamOf } from '../../src/upstream/http.js';
 import { parseCommand } from '../../src/config.js';
 import { startSandbox, type Sandbox } from '../../src/sandbox/index.js';
 import { sandboxConfig } from '../../src/sandbox/launch.js';

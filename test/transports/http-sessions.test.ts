@@ -10,7 +10,7 @@ import { summariseRpc } from '../../src/transports/http-request-log.js';
 import { INITIALIZE, connectClient, rawRequest, rpcMessage, waitFor } from '../helpers/spawn-http.js';
 import { startRecordingServer } from '../helpers/recording-server.js';
 import { fullEnv } from '../helpers/upstream.js';
-import { createUpstream } from '../../src/gateway/http.js';
+import { createUpstream } from '../../src/upstream/http.js';
 import { createServerFactory } from '../../src/server.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 

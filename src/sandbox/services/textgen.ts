@@ -1,5 +1,5 @@
 import { TEXTGEN_MODEL, createCompletion } from '../../catalogue/textgen.js';
-import { HEADER } from '../../gateway/auth.js';
+import { HEADER } from '../../upstream/auth.js';
 import { routeOf } from '../route-of.js';
 import type { Route, SandboxRequest, SandboxResponse } from '../types.js';
 import { STUDIO_STATUS, studioError } from '../textgen/errors.js';

@@ -1,6 +1,6 @@
-import { ENVELOPE_SUCCESS, type EnvelopeSuccess } from '../catalogue/envelopes.js';
-import { STREAMING_REGIONS, type StreamingRegion } from '../catalogue/fields.js';
-import type { AnyOperation } from '../catalogue/types.js';
+import { ENVELOPE_SUCCESS, type EnvelopeSuccess } from './envelopes.js';
+import { STREAMING_REGIONS, type StreamingRegion } from './fields.js';
+import type { AnyOperation } from './types.js';
 
 /**
  * What the named flags of one catalogue entry mean for the pipeline, each flag handled here and nowhere else (the

@@ -2,8 +2,8 @@
 import { describe, expect, it } from 'vitest';
 import { CATALOGUE } from '../../src/catalogue/catalogue.js';
 import type { Operation } from '../../src/catalogue/types.js';
-import { ToolFailure } from '../../src/gateway/errors.js';
-import { buildRequest } from '../../src/gateway/request.js';
+import { CallFailure } from '../../src/upstream/failure.js';
+import { buildRequest } from '../../src/upstream/request.js';
 
 const op = (name: string): Operation => {
   const found = CATALOGUE.find((o) => o.name === name);
@@ -60,7 +60,7 @@ describe('path parameters', () => {
 
   it.each(['', '.', '..'])('refuses %j even when the schema is bypassed', (value) => {
     const call = () => buildRequest(op('recommendation_delete_service'), { serviceId: value }, 'http://gw.test', 'KR');
-    expect(call).toThrow(ToolFailure);
+    expect(call).toThrow(CallFailure);
     expect(call).toThrow(/serviceId: must not be empty, "\." or "\.\."/);
   });
 

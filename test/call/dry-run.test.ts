@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { dryRunReply } from '../../src/gateway/dry-run.js';
+import { dryRunReply } from '../../src/call/dry-run.js';
 
 const dryRunOf = (headers: Record<string, string>) => {
   const reply = dryRunReply({ method: 'POST', url: 'https://example.test/x', headers, body: '{"a":1}' });

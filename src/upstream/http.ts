@@ -2,7 +2,7 @@ import type { Dispatcher } from 'undici';
 import type { Config } from '../config.js';
 import { LOOPBACK_HOSTS } from '../util/loopback.js';
 import { readLimited } from '../util/read-body.js';
-import { ToolFailure, abortedFailure } from './errors.js';
+import { CallFailure, abortedFailure } from './failure.js';
 import { retryAfterMs } from './retry-after.js';
 
 /**
@@ -106,7 +106,7 @@ export interface SendOptions {
 
 /**
  * One attempt: sends the request and reads the whole answer (at most `maxBytes`), or throws the
- * ToolFailure that says what went wrong. The deadline is a timer of ours, so that fake timers drive it in tests.
+ * CallFailure that says what went wrong. The deadline is a timer of ours, so that fake timers drive it in tests.
  */
 export async function send(upstream: Upstream, req: OutgoingRequest, options: SendOptions): Promise<RawResponse> {
   const { request } = await loadUndici();
@@ -126,11 +126,11 @@ export async function send(upstream: Upstream, req: OutgoingRequest, options: Se
     const delivery = status === undefined ? 'maybe' : 'yes';
     if (options.signal?.aborted) {
       const aborted = abortedFailure(options.signal, delivery);
-      return new ToolFailure(aborted.code, aborted.message, { delivery, httpStatus: status });
+      return new CallFailure(aborted.code, aborted.message, { delivery, httpStatus: status });
     }
     if (stop.signal.aborted || isTimeout(error)) {
       const late = `no complete answer from upstream within ${options.timeoutLabel}`;
-      return new ToolFailure(
+      return new CallFailure(
         'timeout',
         status === undefined ? late : `the upstream answered HTTP ${status} and then stalled: ${late}`,
         {
@@ -154,7 +154,7 @@ export async function send(upstream: Upstream, req: OutgoingRequest, options: Se
     status = res.statusCode;
     const body = await readLimited(res.body, { maxBytes: options.maxBytes, overflow: 'destroy' });
     if (body.kind === 'too-large') {
-      throw new ToolFailure(
+      throw new CallFailure(
         'malformed_response',
         `upstream answer is larger than ${options.maxBytes} bytes (SVC_MAX_RESPONSE_BYTES)`,
         {
@@ -171,7 +171,7 @@ export async function send(upstream: Upstream, req: OutgoingRequest, options: Se
       ...deprecation(res.headers),
     };
   } catch (error) {
-    if (error instanceof ToolFailure) throw error;
+    if (error instanceof CallFailure) throw error;
     throw failure(error);
   } finally {
     clearTimeout(timer);
@@ -190,7 +190,7 @@ function decode(bytes: Buffer, status: number, encoding: string | string[] | und
     return UTF8.decode(bytes);
   } catch {
     const how = encoding ? ` (Content-Encoding: ${String(encoding)}, which was not asked for)` : '';
-    throw new ToolFailure(
+    throw new CallFailure(
       'malformed_response',
       `upstream answered HTTP ${status} with ${bytes.length} bytes that are not UTF-8 text${how}`,
       {
@@ -231,18 +231,18 @@ function connectionError(error: unknown): { code: string; what: string } {
 }
 
 /** The connection failed before any answer came. */
-function connectionFailure(error: unknown, origin: string): ToolFailure {
+function connectionFailure(error: unknown, origin: string): CallFailure {
   const { code, what } = connectionError(error);
-  return new ToolFailure('connection_failed', `could not reach ${origin}: ${what} [${code}]`, {
+  return new CallFailure('connection_failed', `could not reach ${origin}: ${what} [${code}]`, {
     retryable: RETRYABLE_CONNECTION_CODES.has(code),
     delivery: NOT_SENT_CODES.has(code) ? 'no' : 'maybe',
   });
 }
 
 /** The status line and headers came, then the connection broke: the request got there, and may have done its work. */
-function brokenAnswer(error: unknown, status: number): ToolFailure {
+function brokenAnswer(error: unknown, status: number): CallFailure {
   const { code } = connectionError(error);
-  return new ToolFailure(
+  return new CallFailure(
     'connection_failed',
     `the upstream answered HTTP ${status} and then the connection broke before the answer was complete [${code}]`,
     {

@@ -3,7 +3,7 @@ import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { CATALOGUE } from '../../src/catalogue/catalogue.js';
-import { decorate } from '../../src/gateway/decorate.js';
+import { decorate } from '../../src/catalogue/compile.js';
 
 const SRC = fileURLToPath(new URL('../../src', import.meta.url));
 const FLAGS = [

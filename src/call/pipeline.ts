@@ -1,10 +1,10 @@
 import type { AnyOperation } from '../catalogue/types.js';
 import type { Redactor } from '../util/redact.js';
-import type { Calls } from './calls.js';
-import { decorate } from './decorate.js';
+import type { Calls } from './admission.js';
+import { decorate } from '../catalogue/compile.js';
 import { dryRunReply } from './dry-run.js';
-import { ToolFailure, type CallMeta } from './errors.js';
-import { executePrepared, prepare, signRequest, type ExecutorDeps } from './executor.js';
+import { CallFailure, type CallMeta } from '../upstream/failure.js';
+import { executePrepared, prepare, signRequest, type ExecutorDeps } from './attempts.js';
 import { shortenToFit, shortenedNote } from './result-size.js';
 import { takeSafetyArgs } from './safety-args.js';
 import { errorResult, type ToolResult } from './tool-result.js';
@@ -49,7 +49,7 @@ export interface ConfirmationRequest {
 
 /**
  * The MCP layer's answer: go on, or ask the user first (`pending` is what the MCP layer returns to the client
- * meanwhile: a 2026-07-28 input request). A refusal is thrown as a ToolFailure.
+ * meanwhile: a 2026-07-28 input request). A refusal is thrown as a CallFailure.
  */
 export type Confirmation = { kind: 'confirmed' } | { kind: 'ask'; pending: unknown };
 
@@ -136,7 +136,7 @@ export async function runCall(
   tool: string,
   hooks: Pick<CallHooks, 'signal' | 'client'>,
   work: (signal: AbortSignal, admit: Admit) => Promise<Completed>,
-  describe: (failure: ToolFailure) => string = (f) => `${tool} failed [${f.code}]: ${f.message}`,
+  describe: (failure: CallFailure) => string = (f) => `${tool} failed [${f.code}]: ${f.message}`,
 ): Promise<ToolOutcome> {
   const started = frame.now();
   const { signal, done } = frame.calls.open(hooks.signal);
@@ -163,7 +163,7 @@ export async function runCall(
       outcome = { kind: 'result', result: render(completed.reply, frame) };
     }
   } catch (error) {
-    const failure = ToolFailure.from(error);
+    const failure = CallFailure.from(error);
     logged = failure.code;
     meta = failure.meta ?? meta;
     outcome = { kind: 'result', result: errorResult(cut(frame.redactor.redact(describe(failure)), MAX_ERROR_CHARS)) };
@@ -221,7 +221,7 @@ function render(reply: Reply, frame: CallFrame): ToolResult {
   const room = (words === undefined ? max / 2 : max - bytes(words)) - 400;
   const fitted = room > 0 ? shortenToFit(structured, room) : undefined;
   if (!fitted) {
-    throw new ToolFailure(
+    throw new CallFailure(
       'result_too_large',
       `the answer (${size} bytes) is larger than a result may be (SVC_MAX_RESULT_BYTES=${max}) and has no list to shorten`,
     );

@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import type { AnyOperation } from '../catalogue/types.js';
-import { decorate } from './decorate.js';
-import { ToolFailure } from './errors.js';
+import { decorate } from '../catalogue/compile.js';
+import { CallFailure } from '../upstream/failure.js';
 import { formatIssues } from './validation.js';
 
 /**
@@ -45,6 +45,6 @@ export function takeSafetyArgs(
   // Most calls carry neither (every read-only tool): nothing to check.
   if (Object.keys(taken).length === 0) return { safety: { dryRun: false }, rest };
   const parsed = SAFETY.safeParse(taken);
-  if (!parsed.success) throw new ToolFailure('invalid_input', formatIssues(parsed.error.issues));
+  if (!parsed.success) throw new CallFailure('invalid_input', formatIssues(parsed.error.issues));
   return { safety: { dryRun: parsed.data.dryRun === true, confirm: parsed.data.confirm ?? undefined }, rest };
 }

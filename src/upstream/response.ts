@@ -1,8 +1,8 @@
 import * as z from 'zod';
 import { OFF_SPEC_KEY } from '../catalogue/answers.js';
-import { decorate } from './decorate.js';
+import { decorate } from '../catalogue/compile.js';
 import type { Answer, AnyOperation } from '../catalogue/types.js';
-import { GATEWAY_ERROR_CODES, RETRYABLE_GATEWAY_CODES, RETRYABLE_HTTP_STATUSES, ToolFailure } from './errors.js';
+import { GATEWAY_ERROR_CODES, RETRYABLE_GATEWAY_CODES, RETRYABLE_HTTP_STATUSES, CallFailure } from './failure.js';
 import { parseJsonExact } from './exact-json.js';
 import type { RawResponse } from './http.js';
 import { jsonpContent, xmlStatus, type XmlStatus } from './text-answers.js';
@@ -19,7 +19,7 @@ type Body =
   | { kind: 'malformed'; reason: string };
 
 /**
- * Turns an upstream answer into the operation's typed answer, or throws the ToolFailure that explains it. Pure.
+ * Turns an upstream answer into the operation's typed answer, or throws the CallFailure that explains it. Pure.
  * A tolerant reader: nulls, missing optional fields, extra fields and values of another type than the spec's never
  * fail a call; an answer without what a success of the operation carries (the required members of its output
  * schema, and its envelope's success code) always does, and says so.
@@ -30,7 +30,7 @@ export function interpretResponse<Op extends AnyOperation>(op: Op, res: RawRespo
   if (res.text.trim() === '') throw lacking(op, res, 'an empty body');
 
   if (body.kind === 'malformed') {
-    throw new ToolFailure(
+    throw new CallFailure(
       'malformed_response',
       `upstream answered HTTP ${res.status} with a body that is not valid JSON (${body.reason}): ${snippet(res.text)}`,
       {
@@ -47,7 +47,7 @@ export function interpretResponse<Op extends AnyOperation>(op: Op, res: RawRespo
   let parsed = body.value;
   parsed = decorate(op).asObject(parsed);
   if (!isObject(parsed)) {
-    throw new ToolFailure(
+    throw new CallFailure(
       'unexpected_response',
       `upstream answered with JSON that is not an object: ${snippet(res.text)}`,
       { httpStatus: res.status },
@@ -112,7 +112,7 @@ function readAnswer(op: AnyOperation, body: Json, res: RawResponse): unknown {
     if (current === body) current = structuredClone(body);
     for (const issue of check.error.issues) setAside(current, issue.path, aside);
   }
-  throw new ToolFailure(
+  throw new CallFailure(
     'unexpected_response',
     `upstream answer could not be read as the spec describes it: ${snippet(res.text)}`,
     { httpStatus: res.status },
@@ -123,8 +123,8 @@ function readAnswer(op: AnyOperation, body: Json, res: RawResponse): unknown {
  * The failure of an answer without what a success carries. For a write, the executor adds that it may have taken
  * effect.
  */
-function lacking(op: AnyOperation, res: RawResponse, what: string, after = ''): ToolFailure {
-  return new ToolFailure(
+function lacking(op: AnyOperation, res: RawResponse, what: string, after = ''): CallFailure {
+  return new CallFailure(
     'unexpected_response',
     `the upstream answered HTTP ${res.status} with ${what}; a success of ${op.id} carries ${successWords(op)}${after}`,
     { httpStatus: res.status },
@@ -204,7 +204,7 @@ function told(value: unknown, max = 500): string {
 const httpNote = (status: number) => (status >= 200 && status < 300 ? '' : ` (HTTP ${status})`);
 
 /** `{"error":{"errorCode","message","details"}}`, the gateway's error body. */
-function gatewayError(body: Json): ((status: number) => ToolFailure) | undefined {
+function gatewayError(body: Json): ((status: number) => CallFailure) | undefined {
   const error = body.error;
   if (!isObject(error) || error.errorCode === undefined) return undefined;
   const code = told(error.errorCode, 40);
@@ -212,21 +212,21 @@ function gatewayError(body: Json): ((status: number) => ToolFailure) | undefined
   const said = told(error.message) || GATEWAY_ERROR_CODES[code] || '(no message)';
   const details = error.details ? ` Details: ${told(error.details)}` : '';
   return (status) =>
-    new ToolFailure(
+    new CallFailure(
       'upstream_error',
       `gateway error ${code}: ${said.replace(/\.$/, '')}.${details}${httpNote(status)}`,
       { httpStatus: status, upstreamCode: code, retryable: RETRYABLE_GATEWAY_CODES.has(code) || status === 429 },
     );
 }
 
-function httpFailure(res: RawResponse, body: Body): ToolFailure {
+function httpFailure(res: RawResponse, body: Body): CallFailure {
   const retry = { retryable: RETRYABLE_HTTP_STATUSES.has(res.status), retryAfterMs: res.retryAfterMs };
   const parsed = body.kind === 'json' ? body.value : undefined;
   if (isObject(parsed)) {
     const gateway = gatewayError(parsed);
     if (gateway) {
       const failure = gateway(res.status);
-      return new ToolFailure(failure.code, failure.message, {
+      return new CallFailure(failure.code, failure.message, {
         ...retry,
         httpStatus: res.status,
         upstreamCode: failure.upstreamCode,
@@ -240,7 +240,7 @@ function httpFailure(res: RawResponse, body: Body): ToolFailure {
       ? ownError({ status: body.status })
       : undefined;
   if (own) {
-    return new ToolFailure('upstream_error', `upstream error ${own.code}: ${own.message}${httpNote(res.status)}`, {
+    return new CallFailure('upstream_error', `upstream error ${own.code}: ${own.message}${httpNote(res.status)}`, {
       ...retry,
       httpStatus: res.status,
       upstreamCode: own.code,
@@ -252,7 +252,7 @@ function httpFailure(res: RawResponse, body: Body): ToolFailure {
       : res.retryAfterMs !== undefined
         ? ` The upstream asked to retry after ${Math.ceil(res.retryAfterMs / 1000)} s.`
         : '';
-  return new ToolFailure(
+  return new CallFailure(
     'http_error',
     `upstream answered HTTP ${res.status}: ${snippet(res.text) || '(empty body)'}.${hint}`,
     {
@@ -309,7 +309,7 @@ function checkEnvelope(op: AnyOperation, body: Json, status: number): void {
       : Object.keys(others).length > 0
         ? told(others)
         : '(the answer says nothing more)';
-  throw new ToolFailure('upstream_error', `upstream error ${code}: ${message}${httpNote(status)}`, {
+  throw new CallFailure('upstream_error', `upstream error ${code}: ${message}${httpNote(status)}`, {
     httpStatus: status,
     upstreamCode: code,
     refused: true,

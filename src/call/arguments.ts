@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import type { AnyOperation } from '../catalogue/types.js';
-import { decorate } from './decorate.js';
-import { ToolFailure } from './errors.js';
+import { decorate } from '../catalogue/compile.js';
+import { CallFailure } from '../upstream/failure.js';
 
 /** Keys that would reach an object's prototype in a JavaScript upstream: never forwarded, at any depth. */
 const PROTOTYPE_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
@@ -31,7 +31,7 @@ export function normaliseArguments(op: AnyOperation, raw: unknown): unknown {
 
 function withoutPrototypeKeys(value: unknown, depth: number): unknown {
   if (depth > MAX_ARGUMENT_DEPTH) {
-    throw new ToolFailure(
+    throw new CallFailure(
       'invalid_input',
       `invalid arguments (nothing was sent):\n- arguments: nested deeper than ${MAX_ARGUMENT_DEPTH} levels`,
     );

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseJsonExact } from '../../src/gateway/exact-json.js';
+import { parseJsonExact } from '../../src/upstream/exact-json.js';
 
 describe('parseJsonExact', () => {
   it('hands integers beyond 2^53-1 on as their exact digits', () => {

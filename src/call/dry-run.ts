@@ -1,6 +1,6 @@
 import * as z from 'zod';
-import { CREDENTIAL_HEADERS, HEADER } from './auth.js';
-import type { OutgoingRequest } from './http.js';
+import { CREDENTIAL_HEADERS, HEADER } from '../upstream/auth.js';
+import type { OutgoingRequest } from '../upstream/http.js';
 
 /** What a dry run returns: the request exactly as it would be sent, with every credential redacted. */
 export const dryRunOutput = () =>

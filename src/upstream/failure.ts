@@ -45,8 +45,8 @@ export interface CallMeta {
 }
 
 /** The one error type of the executor. Its message is written for the agent that made the call. */
-export class ToolFailure extends Error {
-  override name = 'ToolFailure';
+export class CallFailure extends Error {
+  override name = 'CallFailure';
   readonly retryable: boolean;
   readonly delivery?: Delivery;
   readonly httpStatus?: number;
@@ -71,18 +71,18 @@ export class ToolFailure extends Error {
   }
 
   /** The same failure with more said about it. */
-  withMessage(message: string): ToolFailure {
-    const failure = new ToolFailure(this.code, message, this);
+  withMessage(message: string): CallFailure {
+    const failure = new CallFailure(this.code, message, this);
     failure.meta = this.meta;
     return failure;
   }
 
-  /** Any error as a ToolFailure (a bug of ours still becomes a tool error, never a crash), with `meta` when given. */
-  static from(error: unknown, meta?: CallMeta): ToolFailure {
+  /** Any error as a CallFailure (a bug of ours still becomes a tool error, never a crash), with `meta` when given. */
+  static from(error: unknown, meta?: CallMeta): CallFailure {
     const failure =
-      error instanceof ToolFailure
+      error instanceof CallFailure
         ? error
-        : new ToolFailure('unexpected_response', `internal error: ${(error as Error)?.message ?? String(error)}`);
+        : new CallFailure('unexpected_response', `internal error: ${(error as Error)?.message ?? String(error)}`);
     if (meta) failure.meta = { ...meta };
     return failure;
   }
@@ -94,10 +94,10 @@ export class ServerStopping extends Error {
 }
 
 /** The failure of a call whose signal was aborted: by the client, or by the server shutting down. */
-export function abortedFailure(signal: AbortSignal, delivery: Delivery): ToolFailure {
+export function abortedFailure(signal: AbortSignal, delivery: Delivery): CallFailure {
   return signal.reason instanceof ServerStopping
-    ? new ToolFailure('shutting_down', 'the server shut down before the call ended', { delivery })
-    : new ToolFailure('cancelled', 'the call was cancelled by the client', { delivery });
+    ? new CallFailure('shutting_down', 'the server shut down before the call ended', { delivery })
+    : new CallFailure('cancelled', 'the call was cancelled by the client', { delivery });
 }
 
 /** The gateway's error codes live with the spec's other tables, in the catalogue. */

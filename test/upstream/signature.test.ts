@@ -1,5 +1,5 @@
 /**
- * Gateway signature v2 against vectors computed independently of src/gateway/auth.ts.
+ * Gateway signature v2 against vectors computed independently of src/upstream/auth.ts.
  *
  * Each expected value below was computed with OpenSSL, not with this code base:
  *
@@ -17,7 +17,7 @@
  */
 import { execFileSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
-import { authHeaders, signatureV2 } from '../../src/gateway/auth.js';
+import { authHeaders, signatureV2 } from '../../src/upstream/auth.js';
 
 interface Vector {
   what: string;

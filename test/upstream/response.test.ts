@@ -12,8 +12,8 @@ import { listTokenizerLanguages } from '../../src/catalogue/search.js';
 import { createCompletion } from '../../src/catalogue/textgen.js';
 import { translateText } from '../../src/catalogue/translation.js';
 import type { AnyOperation } from '../../src/catalogue/types.js';
-import { ToolFailure } from '../../src/gateway/errors.js';
-import { interpretResponse } from '../../src/gateway/response.js';
+import { CallFailure } from '../../src/upstream/failure.js';
+import { interpretResponse } from '../../src/upstream/response.js';
 import { toolDefinition } from '../../src/mcp/catalogue-tools.js';
 import { toJsonSchema } from '../../src/mcp/json-schema.js';
 import { sharedLazyValidator } from '../../src/mcp/schema-validator.js';
@@ -32,12 +32,12 @@ function answered(op: AnyOperation, res: { status: number; contentType: string; 
   return answer.value;
 }
 
-function failure(op: AnyOperation, res: { status: number; contentType: string; text: string }): ToolFailure {
+function failure(op: AnyOperation, res: { status: number; contentType: string; text: string }): CallFailure {
   try {
     interpretResponse(op, res);
   } catch (error) {
-    expect(error).toBeInstanceOf(ToolFailure);
-    return error as ToolFailure;
+    expect(error).toBeInstanceOf(CallFailure);
+    return error as CallFailure;
   }
   throw new Error('expected a failure');
 }

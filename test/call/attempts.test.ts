@@ -13,8 +13,8 @@ import { migrateKey } from '../../src/catalogue/kms.js';
 import { runScanner } from '../../src/catalogue/datacatalog.js';
 import { updateJobExecutionOptions } from '../../src/catalogue/dataflow.js';
 import type { AnyOperation } from '../../src/catalogue/types.js';
-import { ToolFailure } from '../../src/gateway/errors.js';
-import { execute, type ExecutorDeps } from '../../src/gateway/executor.js';
+import { CallFailure } from '../../src/upstream/failure.js';
+import { execute, type ExecutorDeps } from '../../src/call/attempts.js';
 import { executorDeps } from '../helpers/executor-deps.js';
 
 const ORIGIN = 'http://upstream.test';
@@ -44,7 +44,7 @@ async function run(
   const started = Date.now();
   const settled = execute(op, args, d, options).then(
     (value) => ({ value, failure: undefined, elapsed: Date.now() - started }),
-    (failure: ToolFailure) => ({ value: undefined, failure, elapsed: Date.now() - started }),
+    (failure: CallFailure) => ({ value: undefined, failure, elapsed: Date.now() - started }),
   );
   await vi.advanceTimersByTimeAsync(advanceMs);
   return settled;

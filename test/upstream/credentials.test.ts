@@ -1,15 +1,15 @@
 /** resolveTarget: the origin and credential of an operation, or [not_configured] naming what to set. */
 import { describe, expect, it } from 'vitest';
-import { ToolFailure } from '../../src/gateway/errors.js';
-import { resolveTarget } from '../../src/gateway/credentials.js';
+import { CallFailure } from '../../src/upstream/failure.js';
+import { resolveTarget } from '../../src/upstream/credentials.js';
 
 const nothing = { serviceUrls: {}, credentials: { appKeys: {} } };
 
-function failure(run: () => unknown): ToolFailure {
+function failure(run: () => unknown): CallFailure {
   try {
     run();
   } catch (error) {
-    if (error instanceof ToolFailure) return error;
+    if (error instanceof CallFailure) return error;
     throw error;
   }
   throw new Error('expected a failure');

@@ -1,4 +1,4 @@
-import { ServerStopping, ToolFailure } from './errors.js';
+import { ServerStopping, CallFailure } from '../upstream/failure.js';
 
 export interface CallLimits {
   /** Tool calls running at once, over every client of the process: each may hold an upstream answer in memory. */
@@ -78,7 +78,7 @@ export class Calls {
    * when the caller gave up or its deadline passed while it waited, or when the server stops.
    */
   async admit(signal: AbortSignal, admission: Admission = {}): Promise<() => void> {
-    if (this.#stopped) throw new ToolFailure('shutting_down', 'the server is shutting down: nothing was sent');
+    if (this.#stopped) throw new CallFailure('shutting_down', 'the server is shutting down: nothing was sent');
     if (signal.aborted) throw cancelledWhileWaiting();
     if (this.#running >= this.#limits.maxConcurrent) await this.#wait(signal, admission);
     this.#running += 1;
@@ -96,7 +96,7 @@ export class Calls {
     const { maxConcurrent, maxQueued, maxQueuedPerClient } = this.#limits;
     if (this.#waiting >= maxQueued || line.length >= maxQueuedPerClient) {
       const whose = line.length >= maxQueuedPerClient ? `${line.length} of your calls` : `${this.#waiting} calls`;
-      throw new ToolFailure(
+      throw new CallFailure(
         'busy',
         `the server is busy: ${this.#running} calls are running and ${whose} waiting (SVC_MAX_CONCURRENT_CALLS=${maxConcurrent}, ` +
           `SVC_MAX_QUEUED_CALLS=${maxQueued}). Nothing was sent: retry in a few seconds, or send fewer calls at once`,
@@ -112,7 +112,7 @@ export class Calls {
           resolve();
         },
       };
-      const leave = (failure: ToolFailure) => {
+      const leave = (failure: CallFailure) => {
         clearTimeout(timer);
         signal.removeEventListener('abort', giveUp);
         const mine = this.#lines.get(client);
@@ -127,7 +127,7 @@ export class Calls {
       };
       const giveUp = () => leave(cancelledWhileWaiting());
       const timedOut = () =>
-        new ToolFailure(
+        new CallFailure(
           'timeout',
           `no place to run within the call's deadline (${deadline!.setting}): it waited ${now() - started} ms behind ` +
             `${this.#running} running calls. Nothing was sent: retry when the server is less busy`,
@@ -175,6 +175,6 @@ export class Calls {
   }
 }
 
-function cancelledWhileWaiting(): ToolFailure {
-  return new ToolFailure('cancelled', 'the call was cancelled while it waited for a place: nothing was sent');
+function cancelledWhileWaiting(): CallFailure {
+  return new CallFailure('cancelled', 'the call was cancelled while it waited for a place: nothing was sent');
 }

@@ -1,7 +1,7 @@
 import type { StreamingRegion } from '../catalogue/fields.js';
 import type { AnyOperation, HttpMethod, Operation } from '../catalogue/types.js';
-import { decorate } from './decorate.js';
-import { ToolFailure } from './errors.js';
+import { decorate } from '../catalogue/compile.js';
+import { CallFailure } from './failure.js';
 
 export interface BuiltRequest {
   method: HttpMethod;
@@ -53,7 +53,7 @@ export function buildRequest(
 function encodeSegment(name: string, value: unknown): string {
   const text = value === undefined || value === null ? '' : String(value);
   if (text === '' || text === '.' || text === '..') {
-    throw new ToolFailure('invalid_input', `${name}: must not be empty, "." or ".."`);
+    throw new CallFailure('invalid_input', `${name}: must not be empty, "." or ".."`);
   }
   return encodeStrict(name, text);
 }
@@ -69,7 +69,7 @@ const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[
  */
 function encodeStrict(field: string, text: string): string {
   if (LONE_SURROGATE.test(text)) {
-    throw new ToolFailure(
+    throw new CallFailure(
       'invalid_input',
       `invalid arguments (nothing was sent):\n- ${field}: must be valid Unicode text (it has a lone surrogate)`,
     );

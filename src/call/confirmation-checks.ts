@@ -1,9 +1,9 @@
 import type { ConfirmationRequest } from './pipeline.js';
-import { ToolFailure } from './errors.js';
+import { CallFailure } from '../upstream/failure.js';
 
 /** Ends a destructive call before a byte is sent, saying why and what the call would have done. */
 export function refuse(request: ConfirmationRequest, why: string): never {
-  throw new ToolFailure('not_confirmed', `${why}. Nothing was sent. (${request.consequence})`);
+  throw new CallFailure('not_confirmed', `${why}. Nothing was sent. (${request.consequence})`);
 }
 
 /**

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { shortenedNote } from '../../src/gateway/result-size.js';
+import { shortenedNote } from '../../src/call/result-size.js';
 import { connect, type Harness } from '../mcp/harness.js';
 
 describe('the note of a shortened result', () => {
@@ -33,7 +33,7 @@ describe('the note of a shortened result', () => {
 
 describe('shortenToFit', () => {
   it('cuts the largest list from its end, just enough, and says so', async () => {
-    const { shortenToFit } = await import('../../src/gateway/result-size.js');
+    const { shortenToFit } = await import('../../src/call/result-size.js');
     // {"a":[1,2,3],"b":["xxxxxxxxxx","yyyyyyyyyy"]} is 45 bytes; b is the largest list (27 bytes).
     const value = { a: [1, 2, 3], b: ['xxxxxxxxxx', 'yyyyyyyyyy'] };
     expect(shortenToFit(value, 40)).toEqual({
@@ -53,7 +53,7 @@ describe('shortenToFit', () => {
   });
 
   it('stays linear on an answer of many small lists (a hostile upstream): 3000 lists in well under a second', async () => {
-    const { shortenToFit } = await import('../../src/gateway/result-size.js');
+    const { shortenToFit } = await import('../../src/call/result-size.js');
     const answer = Object.fromEntries(
       Array.from({ length: 3000 }, (_, i) => [`k${i}`, Array.from({ length: 10 }, (_, j) => j)]),
     );

@@ -2,7 +2,7 @@ import type { AuthScheme, ServiceId } from '../catalogue/types.js';
 import type { Config } from '../config.js';
 import { KEY_PAIRS, serviceUrlVariable, type EnvName } from '../env-variables.js';
 import type { Credential } from './auth.js';
-import { ToolFailure } from './errors.js';
+import { CallFailure } from './failure.js';
 
 const GATEWAY_URL: EnvName = 'SVC_GATEWAY_URL';
 const both = ([a, b]: readonly [EnvName, EnvName]) => `${a} and ${b}`;
@@ -32,7 +32,7 @@ export function resolveTarget(
   if (!baseUrl) missing.push(`${serviceUrlVariable(service)} or ${GATEWAY_URL}`);
   if (!credential) missing.push(variablesFor(scheme, service));
   if (!baseUrl || !credential) {
-    throw new ToolFailure(
+    throw new CallFailure(
       'not_configured',
       `the ${service} service is not configured: set ${missing.join(', and ')} in the server's environment ` +
         '(or start the server with --sandbox to try it against the embedded simulator)',

@@ -1,18 +1,18 @@
 import type { Answer, AnyOperation, OperationInput } from '../catalogue/types.js';
 import type { Config } from '../config.js';
 import { USER_AGENT } from '../version.js';
-import { CREDENTIAL_HEADERS, authHeaders, secretsOf, type Credential } from './auth.js';
+import { CREDENTIAL_HEADERS, authHeaders, secretsOf, type Credential } from '../upstream/auth.js';
 import { Redactor } from '../util/redact.js';
-import { resolveTarget } from './credentials.js';
-import { ToolFailure, abortedFailure, type CallMeta, type Delivery } from './errors.js';
-import { send, type OutgoingRequest, type Upstream } from './http.js';
+import { resolveTarget } from '../upstream/credentials.js';
+import { CallFailure, abortedFailure, type CallMeta, type Delivery } from '../upstream/failure.js';
+import { send, type OutgoingRequest, type Upstream } from '../upstream/http.js';
 import { normaliseArguments } from './arguments.js';
-import { decorate } from './decorate.js';
-import { buildRequest, type BuiltRequest } from './request.js';
-import { interpretResponse } from './response.js';
+import { decorate } from '../catalogue/compile.js';
+import { buildRequest, type BuiltRequest } from '../upstream/request.js';
+import { interpretResponse } from '../upstream/response.js';
 import { formatIssues } from './validation.js';
 
-export type { CallMeta } from './errors.js';
+export type { CallMeta } from '../upstream/failure.js';
 
 export interface ExecutorDeps {
   config: Pick<Config, 'serviceUrls' | 'credentials' | 'streamingRegion' | 'timeoutMs' | 'limits'>;
@@ -50,7 +50,7 @@ export interface PreparedCall<Op extends AnyOperation> {
 const MAX_ATTEMPTS = 3;
 const BASE_BACKOFF_MS = 200;
 
-/** Validates and builds a call, or throws the ToolFailure that says why nothing can be sent. Pure but for config. */
+/** Validates and builds a call, or throws the CallFailure that says why nothing can be sent. Pure but for config. */
 export function prepare<Op extends AnyOperation>(
   op: Op,
   rawArgs: unknown,
@@ -58,7 +58,7 @@ export function prepare<Op extends AnyOperation>(
 ): PreparedCall<Op> {
   // reportInput lets the error say "required" when a field is missing rather than only what was expected.
   const parsed = op.input.safeParse(normaliseArguments(op, rawArgs ?? {}), { reportInput: true });
-  if (!parsed.success) throw new ToolFailure('invalid_input', formatIssues(parsed.error.issues));
+  if (!parsed.success) throw new CallFailure('invalid_input', formatIssues(parsed.error.issues));
   const args = parsed.data as OperationInput<Op>;
   const { baseUrl, credential } = resolveTarget(deps.config, op.service, op.auth);
   const built = buildRequest(op, args, baseUrl, deps.config.streamingRegion);
@@ -83,7 +83,7 @@ export function signRequest(
 /**
  * The one executor: validate -> build -> sign -> send -> interpret, with retries for operations that are safe to
  * repeat and one deadline over all attempts. Resolves with the typed answer and what happened on the wire; throws
- * a ToolFailure that carries the same `meta`.
+ * a CallFailure that carries the same `meta`.
  */
 export function execute<Op extends AnyOperation>(
   op: Op,
@@ -152,7 +152,7 @@ async function run<Op extends AnyOperation>(
         meta.durationMs = deps.now() - started;
         return { answer, meta };
       } catch (error) {
-        if (!(error instanceof ToolFailure)) throw error;
+        if (!(error instanceof CallFailure)) throw error;
         meta.delivery = furthest(meta.delivery, error.delivery ?? 'maybe');
         if (error.httpStatus !== undefined) meta.status = error.httpStatus;
         const wait = error.retryAfterMs ?? BASE_BACKOFF_MS * 2 ** (meta.attempts - 1) * (0.5 + deps.random());
@@ -172,7 +172,7 @@ async function run<Op extends AnyOperation>(
     }
   } catch (error) {
     meta.durationMs = deps.now() - started;
-    throw ToolFailure.from(error, meta);
+    throw CallFailure.from(error, meta);
   }
 }
 
@@ -187,7 +187,7 @@ const DELIVERY_ORDER: readonly Delivery[] = ['no', 'maybe', 'yes'];
 const furthest = (a: Delivery, b: Delivery) => (DELIVERY_ORDER.indexOf(a) >= DELIVERY_ORDER.indexOf(b) ? a : b);
 
 /** What the caller must know about a failed call beyond the error: whether anything may have changed. */
-function withOutcome(op: AnyOperation, failure: ToolFailure, { delivery, status }: CallMeta): ToolFailure {
+function withOutcome(op: AnyOperation, failure: CallFailure, { delivery, status }: CallMeta): CallFailure {
   if (failure.code === 'invalid_input' || failure.code === 'not_configured') return failure;
   const add = (note: string) => failure.withMessage(`${failure.message.replace(/[.\s]*$/, '')}. ${note}`);
   if (delivery === 'no') return add('The request was not sent.');

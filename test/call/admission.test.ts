@@ -1,16 +1,16 @@
 import { describe, expect, it, vi } from 'vitest';
-import { ServerStopping, ToolFailure } from '../../src/gateway/errors.js';
-import { Calls } from '../../src/gateway/calls.js';
+import { ServerStopping, CallFailure } from '../../src/upstream/failure.js';
+import { Calls } from '../../src/call/admission.js';
 
 const never = () => new AbortController().signal;
 
-async function failureOf(promise: Promise<unknown>): Promise<ToolFailure> {
+async function failureOf(promise: Promise<unknown>): Promise<CallFailure> {
   const error = await promise.then(
     () => undefined,
     (e: unknown) => e,
   );
-  expect(error).toBeInstanceOf(ToolFailure);
-  return error as ToolFailure;
+  expect(error).toBeInstanceOf(CallFailure);
+  return error as CallFailure;
 }
 
 describe('Calls: admission', () => {

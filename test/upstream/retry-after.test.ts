@@ -3,7 +3,7 @@
  * ignored, so that the executor's own backoff applies (issue 19: `-5` and `1.5` were read as dates in the past).
  */
 import { describe, expect, it } from 'vitest';
-import { retryAfterMs } from '../../src/gateway/retry-after.js';
+import { retryAfterMs } from '../../src/upstream/retry-after.js';
 
 const NOW = Date.parse('2026-11-23T00:00:00Z');
 

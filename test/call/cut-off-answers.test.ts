@@ -12,8 +12,8 @@ import { listTokenizerLanguages } from '../../src/catalogue/search.js';
 import { runScanner } from '../../src/catalogue/datacatalog.js';
 import { updateJobExecutionOptions } from '../../src/catalogue/dataflow.js';
 import type { AnyOperation } from '../../src/catalogue/types.js';
-import { ToolFailure } from '../../src/gateway/errors.js';
-import { execute, type ExecutorDeps } from '../../src/gateway/executor.js';
+import { CallFailure } from '../../src/upstream/failure.js';
+import { execute, type ExecutorDeps } from '../../src/call/attempts.js';
 import { executorDeps } from '../helpers/executor-deps.js';
 
 type Behaviour = 'reset' | 'stall';
@@ -61,13 +61,13 @@ function deps(timeoutMs: number): ExecutorDeps {
   return executorDeps({ origin, dispatcher: agent, timeoutMs, random: () => 0 });
 }
 
-async function failureOf(op: AnyOperation, args: unknown, timeoutMs = 5_000): Promise<ToolFailure> {
+async function failureOf(op: AnyOperation, args: unknown, timeoutMs = 5_000): Promise<CallFailure> {
   const outcome = await execute(op, args, deps(timeoutMs)).then(
     () => undefined,
     (error: unknown) => error,
   );
-  expect(outcome).toBeInstanceOf(ToolFailure);
-  return outcome as ToolFailure;
+  expect(outcome).toBeInstanceOf(CallFailure);
+  return outcome as CallFailure;
 }
 
 const MUTATING = [
