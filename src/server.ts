@@ -4,11 +4,14 @@ import { ConfigError, type Config } from './config.js';
 import { CREDENTIAL_HEADERS } from './upstream/auth.js';
 import { Redactor } from './util/redact.js';
 import { Calls } from './call/admission.js';
-import type { ExecutorDeps } from './call/attempts.js';
+import type { AttemptDeps } from './call/attempts.js';
 import type { Upstream } from './upstream/http.js';
 import type { CallFrame } from './call/pipeline.js';
 import { catalogueTool } from './mcp/catalogue-tools.js';
-import { confirmationCodec } from './mcp/confirmation.js';
+import { confirmationCodec } from './call/confirmation.js';
+import { compileOperation, type CompiledOperation } from './catalogue/compile.js';
+import { createCompletion } from './catalogue/textgen.js';
+import { translateText } from './catalogue/translation.js';
 import { registerCompletion } from './mcp/completion.js';
 import { registerPrompts } from './mcp/prompts.js';
 import { registerResources } from './mcp/resources.js';
@@ -60,7 +63,7 @@ export function createServerFactory(config: Config, deps: ServerDeps): ServerFac
     if (!found) throw new Error(`no tool definition named ${name}: run \`npm run generate\``);
     return found;
   };
-  const executorDeps: ExecutorDeps = {
+  const attemptDeps: AttemptDeps = {
     config,
     upstream: deps.upstream,
     now: deps.now,
@@ -68,8 +71,7 @@ export function createServerFactory(config: Config, deps: ServerDeps): ServerFac
     random: deps.random,
   };
   const frame: CallFrame = {
-    deps: executorDeps,
-    now: deps.now,
+    deps: attemptDeps,
     calls: new Calls({ maxConcurrent: config.limits.maxConcurrentCalls, maxQueued: config.limits.maxQueuedCalls }),
     redactor: new Redactor(config.secrets, CREDENTIAL_HEADERS),
     maxResultBytes: config.limits.maxResultBytes,
@@ -77,9 +79,16 @@ export function createServerFactory(config: Config, deps: ServerDeps): ServerFac
     confirmDestructive: config.safety.confirmDestructive,
   };
   const codec = confirmationCodec(config.safety.stateKey);
+  // Each operation compiled once, here: every stage of every call gets its compiled form.
+  const defaultRegion = config.streamingRegion;
+  const compiled = new Map(CATALOGUE.map((op) => [op, compileOperation(op, { defaultRegion })]));
+  const operation = <Op extends (typeof CATALOGUE)[number]>(op: Op) => compiled.get(op)! as CompiledOperation<Op>;
   const handlers: ToolHandler[] = [
-    ...CATALOGUE.map((op) => catalogueTool(op, definition(op.name), frame)),
-    translateAndSummarizeTool(definition(WORKFLOW_TOOL_NAME), frame),
+    ...CATALOGUE.map((op) => catalogueTool(operation(op), definition(op.name), frame, defaultRegion)),
+    translateAndSummarizeTool(definition(WORKFLOW_TOOL_NAME), frame, {
+      translate: operation(translateText),
+      complete: operation(createCompletion),
+    }),
   ];
   const { readOnly, tools, services, confirmDestructive } = config.safety;
   const processPolicy: ToolPolicy = {

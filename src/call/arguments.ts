@@ -1,7 +1,8 @@
 import * as z from 'zod';
-import type { AnyOperation } from '../catalogue/types.js';
-import { decorate } from '../catalogue/compile.js';
-import { CallFailure } from '../upstream/failure.js';
+import type { CompiledOperation } from '../catalogue/compile.js';
+import type { OperationInput } from '../catalogue/types.js';
+import { invalidArguments } from '../upstream/failure.js';
+import { refusal } from './validation.js';
 
 /** Keys that would reach an object's prototype in a JavaScript upstream: never forwarded, at any depth. */
 const PROTOTYPE_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
@@ -12,6 +13,56 @@ const PROTOTYPE_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
  */
 const MAX_ARGUMENT_DEPTH = 32;
 
+/** The two arguments this server adds to the spec's own (they never reach the upstream). */
+export interface SafetyArgs {
+  dryRun: boolean;
+  confirm?: string;
+}
+
+export interface ReadArguments<Op extends CompiledOperation> {
+  safety: SafetyArgs;
+  args: OperationInput<Op['spec']>;
+}
+
+const SAFETY = z.object({ dryRun: z.boolean().nullish(), confirm: z.string().nullish() });
+
+/**
+ * The arguments stage: the added arguments taken apart from the spec's, and the spec's checked by the operation's
+ * schema (every constraint of the spec, cross-field rules included), or the refusal that names each field and rule.
+ */
+export function readArguments<Op extends CompiledOperation>(
+  operation: Op,
+  raw: Record<string, unknown> | undefined,
+): ReadArguments<Op> {
+  const { safety, rest } = takeSafetyArgs(operation, raw);
+  // reportInput lets the error say "required" when a field is missing rather than only what was expected.
+  const parsed = operation.input.safeParse(normaliseArguments(operation, rest), { reportInput: true });
+  if (!parsed.success) throw refusal(parsed.error.issues);
+  return { safety, args: parsed.data as OperationInput<Op['spec']> };
+}
+
+/** Separates the added arguments from the spec's; a wrong type is refused like any other bad input. */
+function takeSafetyArgs(
+  operation: CompiledOperation,
+  raw: Record<string, unknown> | undefined,
+): { safety: SafetyArgs; rest: Record<string, unknown> } {
+  const rest = { ...raw };
+  const taken: Record<string, unknown> = {};
+  // An argument the tool does not take stays in `rest`, where the operation's schema refuses it by name.
+  const { dryRun, confirm } = operation.addedArguments;
+  for (const name of [...(dryRun ? ['dryRun'] : []), ...(confirm ? ['confirm'] : [])]) {
+    if (name in rest) {
+      taken[name] = rest[name];
+      delete rest[name];
+    }
+  }
+  // Most calls carry neither (every read-only tool): nothing to check.
+  if (Object.keys(taken).length === 0) return { safety: { dryRun: false }, rest };
+  const parsed = SAFETY.safeParse(taken);
+  if (!parsed.success) throw refusal(parsed.error.issues);
+  return { safety: { dryRun: parsed.data.dryRun === true, confirm: parsed.data.confirm ?? undefined }, rest };
+}
+
 /**
  * The arguments as the operation's schema is to see them:
  * - `null` in an optional argument means "not given" (strict function calling makes every optional field nullable,
@@ -21,21 +72,17 @@ const MAX_ARGUMENT_DEPTH = 32;
  * - nesting deeper than MAX_ARGUMENT_DEPTH is refused.
  * Copies; never changes what it was given.
  */
-export function normaliseArguments(op: AnyOperation, raw: unknown): unknown {
+export function normaliseArguments(operation: CompiledOperation, raw: unknown): unknown {
   const clean = withoutPrototypeKeys(raw, 0);
   if (typeof clean !== 'object' || clean === null || Array.isArray(clean)) return clean;
-  const args = dropNulls(op.input, clean as Record<string, unknown>);
-  decorate(op).normalise(args);
+  const args = dropNulls(operation.input, clean as Record<string, unknown>);
+  operation.normalise(args);
   return args;
 }
 
 function withoutPrototypeKeys(value: unknown, depth: number): unknown {
-  if (depth > MAX_ARGUMENT_DEPTH) {
-    throw new CallFailure(
-      'invalid_input',
-      `invalid arguments (nothing was sent):\n- arguments: nested deeper than ${MAX_ARGUMENT_DEPTH} levels`,
-    );
-  }
+  if (depth > MAX_ARGUMENT_DEPTH)
+    throw invalidArguments([`arguments: nested deeper than ${MAX_ARGUMENT_DEPTH} levels`]);
   if (Array.isArray(value)) return value.map((item) => withoutPrototypeKeys(item, depth + 1));
   if (typeof value !== 'object' || value === null) return value;
   const out: Record<string, unknown> = {};

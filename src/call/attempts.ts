@@ -1,20 +1,20 @@
-import type { Answer, AnyOperation, OperationInput } from '../catalogue/types.js';
+import type { CompiledOperation } from '../catalogue/compile.js';
+import type { Answer, AnyOperation } from '../catalogue/types.js';
 import type { Config } from '../config.js';
-import { USER_AGENT } from '../version.js';
-import { CREDENTIAL_HEADERS, authHeaders, secretsOf, type Credential } from '../upstream/auth.js';
-import { Redactor } from '../util/redact.js';
-import { resolveTarget } from '../upstream/credentials.js';
-import { CallFailure, abortedFailure, type CallMeta, type Delivery } from '../upstream/failure.js';
-import { send, type OutgoingRequest, type Upstream } from '../upstream/http.js';
-import { normaliseArguments } from './arguments.js';
-import { decorate } from '../catalogue/compile.js';
-import { buildRequest, type BuiltRequest } from '../upstream/request.js';
+import { CREDENTIAL_HEADERS, secretsOf } from '../upstream/auth.js';
+import { CallFailure, abortedFailure, type Delivery } from '../upstream/failure.js';
+import { send, type Upstream } from '../upstream/http.js';
+import type { PreparedRequest } from '../upstream/request.js';
 import { interpretResponse } from '../upstream/response.js';
-import { formatIssues } from './validation.js';
+import { signRequest } from '../upstream/sign.js';
+import type { Redactor } from '../util/redact.js';
+import { CALL_TIMEOUT_SETTING, type CallRecord, type Deadline } from './record.js';
 
-export type { CallMeta } from '../upstream/failure.js';
+/** A message for the client while a call runs (a retry and its wait, an upstream deprecation): MCP logging. */
+export type Note = (level: 'info' | 'notice' | 'warning', message: string) => void;
 
-export interface ExecutorDeps {
+/** What the attempts of every call share: the platform's settings, the wire, the clock and chance. */
+export interface AttemptDeps {
   config: Pick<Config, 'serviceUrls' | 'credentials' | 'streamingRegion' | 'timeoutMs' | 'limits'>;
   upstream: Upstream;
   /** Epoch milliseconds. */
@@ -25,173 +25,124 @@ export interface ExecutorDeps {
   random(): number;
 }
 
-export interface CallOptions {
-  /** The client's cancellation. */
-  signal?: AbortSignal;
-  /** Told of what the caller may want to know while the call runs: a retry and its wait, a deprecation. */
-  note?: (level: 'notice' | 'warning', message: string) => void;
-  /** When the call must end, and the setting that says so; by default SVC_TIMEOUT_MS from now. */
-  deadline?: { at: number; setting: string };
-}
-
-export interface Executed<Op extends AnyOperation> {
-  answer: Answer<Op>;
-  meta: CallMeta;
-}
-
-/** A validated call, built and ready to be signed: what a dry run shows and what execute sends. */
-export interface PreparedCall<Op extends AnyOperation> {
-  op: Op;
-  args: OperationInput<Op>;
-  built: BuiltRequest;
-  credential: Credential;
+/** What one call's attempts are given by the pipeline. */
+export interface AttemptContext {
+  signal: AbortSignal;
+  note: Note;
+  /** The call's deadline, set when it asked for its place. */
+  deadline: Deadline;
+  /** Knows every configured secret; each attempt's signature is added for the answer it brings. */
+  redactor: Redactor;
+  record: CallRecord;
 }
 
 const MAX_ATTEMPTS = 3;
 const BASE_BACKOFF_MS = 200;
 
-/** Validates and builds a call, or throws the CallFailure that says why nothing can be sent. Pure but for config. */
-export function prepare<Op extends AnyOperation>(
-  op: Op,
-  rawArgs: unknown,
-  deps: Pick<ExecutorDeps, 'config'>,
-): PreparedCall<Op> {
-  // reportInput lets the error say "required" when a field is missing rather than only what was expected.
-  const parsed = op.input.safeParse(normaliseArguments(op, rawArgs ?? {}), { reportInput: true });
-  if (!parsed.success) throw new CallFailure('invalid_input', formatIssues(parsed.error.issues));
-  const args = parsed.data as OperationInput<Op>;
-  const { baseUrl, credential } = resolveTarget(deps.config, op.service, op.auth);
-  const built = buildRequest(op, args, baseUrl, deps.config.streamingRegion);
-  return { op, args, built, credential };
-}
-
-/** The request of one attempt, signed now (a fresh timestamp and request id every time). */
-export function signRequest(
-  call: PreparedCall<AnyOperation>,
-  deps: Pick<ExecutorDeps, 'now' | 'requestId'>,
-): OutgoingRequest {
-  const { op, built, credential } = call;
-  const headers = {
-    ...authHeaders(credential, { method: built.method, uri: built.uri, now: deps.now(), requestId: deps.requestId() }),
-    accept: decorate(op).accept,
-    'user-agent': USER_AGENT,
-    ...(built.body !== undefined ? { 'content-type': 'application/json' } : {}),
-  };
-  return { method: built.method, url: built.url, headers, body: built.body };
-}
-
 /**
- * The one executor: validate -> build -> sign -> send -> interpret, with retries for operations that are safe to
- * repeat and one deadline over all attempts. Resolves with the typed answer and what happened on the wire; throws
- * a CallFailure that carries the same `meta`.
+ * The attempts stage: sign -> send -> interpret, again after a failure worth retrying when the operation is safe to
+ * repeat (or the request provably never left), within one deadline over all attempts, never more than SVC_TIMEOUT_MS
+ * from the first. Nothing is sent once the deadline has passed. Each attempt is counted in the call's record; a
+ * failure says what the caller must know of the outcome.
  */
-export function execute<Op extends AnyOperation>(
-  op: Op,
-  rawArgs: unknown,
-  deps: ExecutorDeps,
-  options: CallOptions = {},
-): Promise<Executed<Op>> {
-  return run(op, () => prepare(op, rawArgs, deps), deps, options);
-}
-
-/** The same for a call already prepared (validated and built), e.g. one the user has just confirmed. */
-export function executePrepared<Op extends AnyOperation>(
-  call: PreparedCall<Op>,
-  deps: ExecutorDeps,
-  options: CallOptions = {},
-): Promise<Executed<Op>> {
-  return run(call.op, () => call, deps, options);
-}
-
-async function run<Op extends AnyOperation>(
-  op: Op,
-  prepared: () => PreparedCall<Op>,
-  deps: ExecutorDeps,
-  options: CallOptions,
-): Promise<Executed<Op>> {
-  const started = deps.now();
-  const meta: CallMeta = { attempts: 0, delivery: 'no', durationMs: 0 };
+export async function attempt<Op extends AnyOperation>(
+  prepared: PreparedRequest<Op>,
+  deps: AttemptDeps,
+  ctx: AttemptContext,
+): Promise<Answer<Op>> {
+  const { operation, built } = prepared;
+  const { record, signal } = ctx;
+  const cap = deps.now() + deps.config.timeoutMs;
+  // A deadline of its own (the workflow's) that ends before SVC_TIMEOUT_MS would is named as such.
+  const own = ctx.deadline.setting !== CALL_TIMEOUT_SETTING && ctx.deadline.at < cap;
+  const deadline = Math.min(cap, ctx.deadline.at);
+  const timeoutLabel = own
+    ? `the call's deadline (${ctx.deadline.setting})`
+    : `${deps.config.timeoutMs} ms (${CALL_TIMEOUT_SETTING})`;
+  // What this call sends that is secret: the configured keys (the redactor knows them) and each attempt's signature.
+  // An upstream that echoes them is cleaned before anything is read or cut from its answer.
+  const sent = new Set(secretsOf(prepared.credential));
+  // This call's wire so far, also kept in the record (which a workflow's steps share).
+  const wire: { attempts: number; delivery: Delivery; status?: number } = { attempts: 0, delivery: 'no' };
+  const saw = (patch: Partial<typeof wire>) => {
+    Object.assign(wire, patch);
+    record.delivery = wire.delivery;
+    if (wire.status !== undefined) record.status = wire.status;
+  };
   try {
-    const call = prepared();
-    const deadline = Math.min(started + deps.config.timeoutMs, options.deadline?.at ?? Infinity);
-    // SVC_TIMEOUT_MS counts from the call's start, its wait for a place included; another deadline (the workflow's)
-    // is named as such.
-    const ownDeadline =
-      options.deadline &&
-      options.deadline.setting !== 'SVC_TIMEOUT_MS' &&
-      options.deadline.at < started + deps.config.timeoutMs;
-    const timeoutLabel = ownDeadline
-      ? `the call's deadline (${options.deadline!.setting})`
-      : `${deps.config.timeoutMs} ms (SVC_TIMEOUT_MS)`;
-    // What this call sends that is secret: its keys, and each attempt's signature. An upstream that echoes them is
-    // cleaned before any excerpt is cut from its answer, so that no part of one survives.
-    const sent = new Set(secretsOf(call.credential));
     for (;;) {
-      if (options.signal?.aborted) throw abortedFailure(options.signal, 'no');
-      meta.attempts += 1;
+      if (signal.aborted) throw abortedFailure(signal, 'no');
+      if (deps.now() >= deadline) throw lateFailure(timeoutLabel, wire.attempts);
+      wire.attempts += 1;
+      record.attempts += 1;
       try {
-        const request = signRequest(call, deps);
+        const request = signRequest(prepared, deps);
         for (const [name, value] of Object.entries(request.headers))
           if (CREDENTIAL_HEADERS.has(name.toLowerCase())) sent.add(value);
+        const redactor = ctx.redactor.with(sent, CREDENTIAL_HEADERS);
         const answered = await send(deps.upstream, request, {
           deadline,
           maxBytes: deps.config.limits.maxResponseBytes,
           now: deps.now,
-          signal: options.signal,
+          signal,
           timeoutLabel,
         });
-        meta.delivery = 'yes';
-        meta.status = answered.status;
-        const raw = { ...answered, text: new Redactor(sent, CREDENTIAL_HEADERS).redact(answered.text) };
-        if (answered.deprecation)
-          options.note?.(
+        saw({ delivery: 'yes', status: answered.status });
+        if (answered.deprecation) {
+          ctx.note(
             'notice',
-            `${op.name}: the upstream marks ${call.built.uri.split('?')[0]} as deprecated (${answered.deprecation})`,
+            redactor.redact(
+              `${operation.name}: the upstream marks ${built.uri.split('?')[0]} as deprecated (${answered.deprecation})`,
+            ),
           );
-        const answer = interpretResponse(op, raw);
-        meta.durationMs = deps.now() - started;
-        return { answer, meta };
+        }
+        return interpretResponse(operation, { ...answered, text: redactor.redact(answered.text) });
       } catch (error) {
         if (!(error instanceof CallFailure)) throw error;
-        meta.delivery = furthest(meta.delivery, error.delivery ?? 'maybe');
-        if (error.httpStatus !== undefined) meta.status = error.httpStatus;
-        const wait = error.retryAfterMs ?? BASE_BACKOFF_MS * 2 ** (meta.attempts - 1) * (0.5 + deps.random());
+        saw({
+          delivery: furthest(wire.delivery, error.delivery ?? 'maybe'),
+          ...(error.httpStatus !== undefined ? { status: error.httpStatus } : {}),
+        });
+        const { attempts } = wire;
+        const wait = error.retryAfterMs ?? BASE_BACKOFF_MS * 2 ** (attempts - 1) * (0.5 + deps.random());
         const again =
           error.retryable &&
-          (safeToRepeat(op) || error.delivery === 'no') &&
-          meta.attempts < MAX_ATTEMPTS &&
+          (operation.repeatable || error.delivery === 'no') &&
+          attempts < MAX_ATTEMPTS &&
           deps.now() + wait < deadline &&
-          !options.signal?.aborted;
-        if (!again) throw withOutcome(op, error, meta);
-        options.note?.(
+          !signal.aborted;
+        if (!again) throw error;
+        ctx.note(
           'warning',
-          `${op.name}: ${error.message.replace(/\.$/, '')}; attempt ${meta.attempts + 1} of ${MAX_ATTEMPTS} in ${Math.round(wait)} ms`,
+          `${operation.name}: ${error.message.replace(/\.$/, '')}; attempt ${attempts + 1} of ${MAX_ATTEMPTS} in ${Math.round(wait)} ms`,
         );
-        await sleep(wait, options.signal);
+        await sleep(wait, signal);
       }
     }
   } catch (error) {
-    meta.durationMs = deps.now() - started;
-    throw CallFailure.from(error, meta);
+    throw withOutcome(operation, CallFailure.from(error), wire);
   }
 }
 
-/**
- * Whether an operation may be sent again after a failure that may have reached the upstream: only what repeats
- * without effect (idempotent and not destructive). A completion (E12) costs each time, a second delete (E11) could
- * report "not found" for one that succeeded; those are sent again only when the first attempt never left.
- */
-const safeToRepeat = (op: AnyOperation) => op.annotations.idempotentHint && !op.annotations.destructiveHint;
+/** The deadline passed before this attempt could leave (waiting for a place, or between attempts). */
+function lateFailure(timeoutLabel: string, attempts: number): CallFailure {
+  const before = attempts === 0 ? 'before the request could be sent' : 'before the next attempt could be sent';
+  return new CallFailure('timeout', `the call's time ran out (${timeoutLabel}) ${before}`, { delivery: 'no' });
+}
 
 const DELIVERY_ORDER: readonly Delivery[] = ['no', 'maybe', 'yes'];
 const furthest = (a: Delivery, b: Delivery) => (DELIVERY_ORDER.indexOf(a) >= DELIVERY_ORDER.indexOf(b) ? a : b);
 
 /** What the caller must know about a failed call beyond the error: whether anything may have changed. */
-function withOutcome(op: AnyOperation, failure: CallFailure, { delivery, status }: CallMeta): CallFailure {
+function withOutcome(
+  operation: CompiledOperation,
+  failure: CallFailure,
+  { delivery, status }: { delivery: Delivery; status?: number },
+): CallFailure {
   if (failure.code === 'invalid_input' || failure.code === 'not_configured') return failure;
   const add = (note: string) => failure.withMessage(`${failure.message.replace(/[.\s]*$/, '')}. ${note}`);
   if (delivery === 'no') return add('The request was not sent.');
-  if (op.annotations.readOnlyHint) {
+  if (operation.effect === 'read') {
     // A call stopped midway says so even when it reads: the caller may wonder whether to ask again.
     const stopped = failure.code === 'shutting_down' || failure.code === 'cancelled';
     return stopped && delivery === 'maybe'
@@ -219,13 +170,13 @@ function withOutcome(op: AnyOperation, failure: CallFailure, { delivery, status 
   return failure;
 }
 
-function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+function sleep(ms: number, signal: AbortSignal): Promise<void> {
   return new Promise((resolve) => {
     const timer = setTimeout(done, ms);
-    signal?.addEventListener('abort', done, { once: true });
+    signal.addEventListener('abort', done, { once: true });
     function done() {
       clearTimeout(timer);
-      signal?.removeEventListener('abort', done);
+      signal.removeEventListener('abort', done);
       resolve();
     }
   });

@@ -1,12 +1,11 @@
 import type { z } from 'zod';
+import { invalidArguments, type CallFailure } from '../upstream/failure.js';
 
-/** Zod issues -> "field: rule" lines an agent can fix its call from. */
-export function formatIssues(issues: readonly z.core.$ZodIssue[]): string {
-  const lines = issues.map((issue) => {
-    const field = issue.path.length > 0 ? issue.path.join('.') : 'arguments';
-    return `${field}: ${describeIssue(issue)}`;
-  });
-  return `invalid arguments (nothing was sent):\n- ${lines.join('\n- ')}`;
+/** Zod issues -> the refusal whose "field: rule" lines an agent can fix its call from. */
+export function refusal(issues: readonly z.core.$ZodIssue[]): CallFailure {
+  return invalidArguments(
+    issues.map((issue) => `${issue.path.length > 0 ? issue.path.join('.') : 'arguments'}: ${describeIssue(issue)}`),
+  );
 }
 
 function describeIssue(issue: z.core.$ZodIssue): string {

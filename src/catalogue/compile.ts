@@ -1,59 +1,102 @@
+import * as z from 'zod';
 import { ENVELOPE_SUCCESS, type EnvelopeSuccess } from './envelopes.js';
 import { STREAMING_REGIONS, type StreamingRegion } from './fields.js';
-import type { AnyOperation } from './types.js';
+import type { AnyOperation, AuthScheme, HttpMethod, ServiceId } from './types.js';
+
+/** What a call does to the platform: reads, changes, or destroys (the user confirms a destruction). */
+export type Effect = 'read' | 'write' | 'destroy';
 
 /**
- * What the named flags of one catalogue entry mean for the pipeline, each flag handled here and nowhere else (the
- * model is octokit's one `decorate()` over its endpoint table): the stages call these hooks and never read a flag.
+ * One catalogue entry, compiled once at server construction into all a call needs; every stage of the pipeline and
+ * of the platform client receives it and none looks the operation up again (the MCP surface pairs it with the tool's
+ * definition, which is MCP's and so not known here). Each named flag of the entry is turned
+ * into behaviour here and nowhere else (the model is octokit's endpoint methods, built once at load).
  */
-export interface Decorated {
+export interface CompiledOperation<Op extends AnyOperation = AnyOperation> {
+  /** The entry as the catalogue writes it. */
+  readonly spec: Op;
+  readonly name: string;
+  readonly id: string;
+  readonly service: ServiceId;
+  readonly method: HttpMethod;
+  readonly auth: AuthScheme;
+  readonly effect: Effect;
+  /**
+   * Whether a failed attempt that may have reached the upstream may be sent again: only what repeats without effect
+   * (idempotent and not destructive). A completion (E12) costs each time; a second delete (E11) could report "not
+   * found" for one that succeeded.
+   */
+  readonly repeatable: boolean;
+  /** The input schema (built on first use: building every schema is a large part of what start-up would do). */
+  readonly input: Op['input'];
+  readonly output: Op['output'];
+  /** Arguments that fill the path template. */
+  readonly pathParams: readonly string[];
   /** `upperCase`: arguments taken in any case, upper-cased before the checks (E5's coordinate codes). */
   normalise(args: Record<string, unknown>): void;
   /** `streamingRegion`: the value of a path placeholder this entry fills itself ({region}), else undefined. */
-  pathValue(name: string, args: Record<string, unknown>, defaultRegion: StreamingRegion): string | undefined;
+  pathValue(name: string, args: Record<string, unknown>): string | undefined;
   /** `streamingRegion`: arguments that choose the request and are not sent (E1/E2's `region`). */
-  notSent: ReadonlySet<string>;
+  readonly notSent: ReadonlySet<string>;
   /** `mayAnswerText`: the answer may be text (E5's XML or JSONP) rather than JSON. */
-  answersText: boolean;
+  readonly answersText: boolean;
   /** `mayAnswerText`: what the request accepts (XML and JSONP must not be refused for an Accept header). */
-  accept: string;
+  readonly accept: string;
   /** `arrayResultKey`: a bare JSON array answer, as the object structured content must be. */
   asObject(parsed: unknown): unknown;
   /** `envelope`: how a 2xx answer says it failed, when it can. */
-  envelope?: EnvelopeSuccess & { kind: NonNullable<AnyOperation['envelope']> };
+  readonly envelope?: EnvelopeSuccess & { kind: NonNullable<AnyOperation['envelope']> };
   /** `confirmation`: what the user confirms before a destructive call. */
-  confirmation?: {
+  readonly confirmation?: {
     field: string;
     id(args: Record<string, unknown>): string;
     consequence(args: Record<string, unknown>): string;
   };
   /** `paging`: how to get the rest of a list the result had to shorten. */
-  paging?: string;
+  readonly paging?: string;
   /** Arguments this server adds: `dryRun` where the call changes something, `confirm` where it destroys. */
-  addedArguments: { dryRun: boolean; confirm?: string };
+  readonly addedArguments: { dryRun: boolean; confirm?: string };
+  /** What a success carries: the required members of the output schema, down to the innermost required one. */
+  successPaths(): readonly (readonly string[])[];
 }
 
-const decorated = new WeakMap<AnyOperation, Decorated>();
-
-/** The hooks of one operation, computed once. */
-export function decorate(op: AnyOperation): Decorated {
-  let found = decorated.get(op);
-  if (!found) decorated.set(op, (found = build(op)));
-  return found;
+export interface CompileOptions {
+  /** E1/E2's region when the call names none (SVC_STREAMING_REGION). */
+  defaultRegion: StreamingRegion;
 }
 
-function build(op: AnyOperation): Decorated {
+const PLACEHOLDER = /\{(\w+)\}/g;
+
+/** Compiles one catalogue entry. Pure; the schemas stay unbuilt until a call needs them. */
+export function compileOperation<Op extends AnyOperation>(op: Op, options: CompileOptions): CompiledOperation<Op> {
   const upper = op.upperCase ?? [];
   const regionByArgument = op.streamingRegion === true;
   const key = op.arrayResultKey;
   const confirmation = op.confirmation;
+  const { readOnlyHint, destructiveHint, idempotentHint } = op.annotations;
+  let successPaths: string[][] | undefined;
   return {
+    spec: op,
+    name: op.name,
+    id: op.id,
+    service: op.service,
+    method: op.method,
+    auth: op.auth,
+    effect: readOnlyHint ? 'read' : destructiveHint ? 'destroy' : 'write',
+    repeatable: idempotentHint && !destructiveHint,
+    get input() {
+      return op.input;
+    },
+    get output() {
+      return op.output;
+    },
+    pathParams: [...op.path.matchAll(PLACEHOLDER)].map((m) => m[1]!),
     normalise(args) {
       for (const name of upper) if (typeof args[name] === 'string') args[name] = args[name].toUpperCase();
     },
-    pathValue(name, args, defaultRegion) {
+    pathValue(name, args) {
       if (!regionByArgument || name !== 'region') return undefined;
-      return STREAMING_REGIONS[(args.region as StreamingRegion | undefined) ?? defaultRegion];
+      return STREAMING_REGIONS[(args.region as StreamingRegion | undefined) ?? options.defaultRegion];
     },
     notSent: new Set(regionByArgument ? ['region'] : []),
     answersText: op.mayAnswerText === true,
@@ -71,8 +114,19 @@ function build(op: AnyOperation): Decorated {
       : {}),
     ...(op.paging ? { paging: op.paging } : {}),
     addedArguments: {
-      dryRun: !op.annotations.readOnlyHint,
+      dryRun: !readOnlyHint,
       ...(confirmation ? { confirm: confirmation.argument } : {}),
     },
+    successPaths: () => (successPaths ??= requiredPaths(op.output, [])),
   };
+}
+
+function requiredPaths(schema: z.ZodObject, prefix: readonly string[]): string[][] {
+  const out: string[][] = [];
+  for (const [key, field] of Object.entries(schema.shape as Record<string, z.ZodType>)) {
+    if (field.safeParse(undefined).success) continue;
+    const inner = field instanceof z.ZodObject ? requiredPaths(field, [...prefix, key]) : [];
+    out.push(...(inner.length > 0 ? inner : [[...prefix, key]]));
+  }
+  return out;
 }

@@ -1,10 +1,9 @@
 import type { Tool } from '@modelcontextprotocol/server';
-import { regionDescription, type StreamingRegion } from '../catalogue/fields.js';
-import type { AnyOperation } from '../catalogue/types.js';
-import { decorate } from '../catalogue/compile.js';
-import { dryRunOutput } from '../call/dry-run.js';
 import { callOperation, type CallFrame } from '../call/pipeline.js';
-import { acceptsDryRun, safetyProperties } from '../call/safety-args.js';
+import { dryRunOutput } from '../call/dry-run.js';
+import { compileOperation, type CompiledOperation } from '../catalogue/compile.js';
+import { DEFAULT_STREAMING_REGION, regionDescription, type StreamingRegion } from '../catalogue/fields.js';
+import type { AnyOperation } from '../catalogue/types.js';
 import { serviceIcons } from './icons.js';
 import { toJsonSchema } from './json-schema.js';
 import type { ToolHandler } from './tool-registry.js';
@@ -16,36 +15,49 @@ import type { ToolHandler } from './tool-registry.js';
  * the upstream's answer, so its output schema lists `dryRun` and requires nothing.
  */
 export function toolDefinition(op: AnyOperation): Tool {
+  const operation = compileOperation(op, { defaultRegion: DEFAULT_STREAMING_REGION });
   const input = toJsonSchema(op.input, 'input');
-  input.properties = { ...(input.properties as object), ...safetyProperties(op) };
+  input.properties = { ...(input.properties as object), ...safetyProperties(operation) };
   return {
     name: op.name,
     title: op.title,
     description: op.description,
     inputSchema: input as Tool['inputSchema'],
-    ...(decorate(op).answersText ? {} : { outputSchema: outputSchema(op) }),
+    ...(operation.answersText ? {} : { outputSchema: outputSchema(operation) }),
     annotations: { ...op.annotations },
     icons: serviceIcons(op.service),
   };
 }
 
-function outputSchema(op: AnyOperation): Tool['outputSchema'] {
-  const output = toJsonSchema(op.output, 'output');
-  if (acceptsDryRun(op)) {
+/** JSON Schema of the arguments this server adds (none for a read-only operation). */
+function safetyProperties({ addedArguments }: CompiledOperation): Record<string, object> {
+  const properties: Record<string, object> = {};
+  if (addedArguments.dryRun) properties.dryRun = { type: 'boolean', description: 'Show the request; send nothing' };
+  const confirm = addedArguments.confirm;
+  if (confirm) properties.confirm = { type: 'string', description: `The ${confirm} again, only once the user agreed` };
+  return properties;
+}
+
+function outputSchema(operation: CompiledOperation): Tool['outputSchema'] {
+  const output = toJsonSchema(operation.output, 'output');
+  if (operation.addedArguments.dryRun) {
     output.properties = { ...(output.properties as object), dryRun: toJsonSchema(dryRunOutput(), 'output') };
     delete output.required;
   }
   return output as Tool['outputSchema'];
 }
 
-/** Catalogue entry -> tool handler: every operation runs through the one pipeline. */
-export function catalogueTool(op: AnyOperation, definition: Tool, frame: CallFrame): ToolHandler {
+/** A compiled operation as a tool: every call runs through the one pipeline. */
+export function catalogueTool(
+  operation: CompiledOperation,
+  definition: Tool,
+  frame: CallFrame,
+  defaultRegion: StreamingRegion,
+): ToolHandler {
   return {
-    definition: decorate(op).notSent.has('region')
-      ? withRegionDefault(definition, frame.deps.config.streamingRegion)
-      : definition,
-    facts: { name: op.name, readOnly: op.annotations.readOnlyHint, services: [op.service] },
-    call: (args, hooks) => callOperation(op, args, frame, hooks),
+    definition: operation.notSent.has('region') ? withRegionDefault(definition, defaultRegion) : definition,
+    facts: { name: operation.name, readOnly: operation.effect === 'read', services: [operation.service] },
+    call: (args, ctx) => callOperation(operation, args, frame, ctx),
   };
 }
 

@@ -10,21 +10,17 @@ import {
   type ServerContext,
   type Tool,
 } from '@modelcontextprotocol/server';
-import type { CallHooks, ToolOutcome } from '../call/pipeline.js';
+import { showsForms, type ConfirmationChannel, type ConfirmationState } from '../call/confirmation.js';
+import type { CallContext, ToolOutcome } from '../call/pipeline.js';
 import { errorResult, type ToolResult } from '../call/tool-result.js';
-import { confirmHook, showsForms, type ConfirmationState } from './confirmation.js';
 import { noteFor } from './logging.js';
 import { whyDisabled, type ToolFacts, type ToolPolicy } from './tool-policy.js';
 
-/** What a tool adds to the pipeline's hooks: progress, for the tools that report it. */
-export interface ToolHooks extends CallHooks {
-  progress(progress: number, total: number, message: string): Promise<void>;
-}
-
+/** A tool as the server holds it, built once per process: its definition, what the policy knows of it, its call. */
 export interface ToolHandler {
   definition: Tool;
   facts: ToolFacts;
-  call(args: Record<string, unknown> | undefined, hooks: ToolHooks): Promise<ToolOutcome>;
+  call(args: Record<string, unknown> | undefined, ctx: CallContext): Promise<ToolOutcome>;
 }
 
 export interface RegistryOptions {
@@ -67,18 +63,24 @@ export function registerTools(server: Server, handlers: readonly ToolHandler[], 
           `${name} failed [not_enabled]: ${name} is not enabled on this server: ${disabled}. Nothing was sent.`,
         ),
       );
-    const modern = ctx.mcpReq.envelope !== undefined;
-    const forms = options.elicitation && showsForms(modern ? clientCapabilities(ctx) : server.getClientCapabilities());
     const outcome = await handler.call(request.params.arguments, {
       client: ctx.sessionId ?? options.client,
       signal: ctx.mcpReq.signal,
       note: noteFor(ctx),
-      confirm: confirmHook(ctx, options.codec, !forms ? 'none' : modern ? 'input-request' : 'elicitation'),
       progress: progressFor(ctx),
+      confirmation: confirmationChannel(server, ctx, options),
     });
-    // An input request is returned as it is: the SDK sends it (2026-07-28) or asks by elicitation (2025).
-    return outcome.kind === 'input' ? (outcome.pending as InputRequiredResult) : asResult(outcome.result);
+    // An input request is returned as it is: the SDK sends it to the 2026-07-28 client.
+    return outcome.kind === 'input' ? outcome.request : asResult(outcome.result);
   });
+}
+
+/** How the user of this request confirms: by the form its client can show in its era, else by `confirm`. */
+function confirmationChannel(server: Server, ctx: ServerContext, options: RegistryOptions): ConfirmationChannel {
+  const modern = ctx.mcpReq.envelope !== undefined;
+  const forms = options.elicitation && showsForms(modern ? clientCapabilities(ctx) : server.getClientCapabilities());
+  if (!forms) return { kind: 'argument' };
+  return modern ? { kind: 'input-request', ctx, codec: options.codec } : { kind: 'elicitation', ctx };
 }
 
 /** A 2026-07-28 request carries the client's capabilities itself (a 2025 client declared them at initialize). */
@@ -88,7 +90,7 @@ function clientCapabilities(ctx: ServerContext): ClientCapabilities | undefined 
 }
 
 /** notifications/progress for the request, only when it asked for them (a progressToken in _meta). */
-function progressFor(ctx: ServerContext): ToolHooks['progress'] {
+function progressFor(ctx: ServerContext): CallContext['progress'] {
   const progressToken = ctx.mcpReq._meta?.progressToken;
   return async (progress, total, message) => {
     if (progressToken === undefined) return;

@@ -1,65 +1,68 @@
-import { createCompletion } from '../catalogue/textgen.js';
-import { LANGUAGE_NAMES } from '../catalogue/translation-rules.js';
-import { translateText } from '../catalogue/translation.js';
-import { CallFailure, abortedFailure, type CallMeta } from '../upstream/failure.js';
-import { execute } from '../call/attempts.js';
-import { runCall, type CallFrame, type Reply, type ToolOutcome } from '../call/pipeline.js';
+import { readArguments } from '../call/arguments.js';
+import { runCall, type CallContext, type CallFrame, type ToolOutcome } from '../call/pipeline.js';
+import type { Reply } from '../call/render.js';
 import { shortenedNote } from '../call/result-size.js';
-import { formatIssues } from '../call/validation.js';
+import { refusal } from '../call/validation.js';
+import type { CompiledOperation } from '../catalogue/compile.js';
+import type { createCompletion } from '../catalogue/textgen.js';
+import type { AnyOperation, OperationOutput } from '../catalogue/types.js';
+import { LANGUAGE_NAMES } from '../catalogue/translation-rules.js';
+import type { translateText } from '../catalogue/translation.js';
+import { CallFailure, abortedFailure } from '../upstream/failure.js';
+import { prepareRequest } from '../upstream/request.js';
 import { chunkText } from './chunking.js';
 import { generatedPart, summaryCue, summaryParameters, summaryPrompt } from './summary-prompt.js';
-import type { ToolHooks } from './tool-registry.js';
 import { WORKFLOW_TOOL_NAME, workflowSchemas, type WorkflowOutput } from './workflow-schema.js';
 
+/** The two operations the flow calls, compiled with the others. */
+export interface WorkflowOperations {
+  translate: CompiledOperation<typeof translateText>;
+  complete: CompiledOperation<typeof createCompletion>;
+}
+
 /**
- * The translate-and-summarize flow as one tool call, for pipelines without an orchestrating model. Every step
- * goes through the one executor (validation, auth, retries, timeouts), with the client's cancellation signal.
+ * The translate-and-summarize flow as one tool call, for pipelines without an orchestrating model. Every step goes
+ * through the pipeline's own stages (arguments, attempts: auth, retries, timeouts) under one place, one record and one
+ * deadline for the whole flow (SVC_WORKFLOW_TIMEOUT_MS; each step never more than SVC_TIMEOUT_MS).
  */
-export async function runWorkflow(
+export function runWorkflow(
   rawArgs: Record<string, unknown> | undefined,
-  hooks: ToolHooks,
+  ctx: CallContext,
   frame: CallFrame,
+  operations: WorkflowOperations,
 ): Promise<ToolOutcome> {
   const { deps } = frame;
-  const schemas = workflowSchemas;
-
   let step = 'check arguments';
   const failedAt = (f: CallFailure) => `${WORKFLOW_TOOL_NAME} failed at step "${step}" [${f.code}]: ${f.message}`;
-  const meta: CallMeta = { attempts: 0, delivery: 'no', durationMs: 0 };
-  const started = deps.now();
-  // One deadline for the whole flow: each step gets what is left of it (and never more than SVC_TIMEOUT_MS).
-  const deadline = { at: started + deps.config.limits.workflowTimeoutMs, setting: 'SVC_WORKFLOW_TIMEOUT_MS' };
-  const left = () => `${Math.max(0, Math.ceil((deadline.at - deps.now()) / 1000))} s left`;
-  /** Runs one step through the executor, adding what it did on the wire to the call's meta. */
-  const run = async <T>(work: Promise<{ meta: CallMeta } & T>): Promise<T> => {
-    try {
-      const done = await work;
-      add(done.meta);
-      return done;
-    } catch (error) {
-      if (error instanceof CallFailure && error.meta) add(error.meta);
-      throw CallFailure.from(error, { ...meta, durationMs: deps.now() - started });
-    }
-  };
-  const add = (step: CallMeta) => {
-    meta.attempts += step.attempts;
-    meta.delivery = step.delivery;
-    if (step.status !== undefined) meta.status = step.status;
-  };
 
   return runCall(
     frame,
     WORKFLOW_TOOL_NAME,
-    hooks,
-    async (signal, admit) => {
-      const parsed = schemas().input.safeParse(rawArgs ?? {});
-      if (!parsed.success) throw new CallFailure('invalid_input', formatIssues(parsed.error.issues));
+    ctx,
+    async (call) => {
+      const { signal } = call;
+      const parsed = workflowSchemas().input.safeParse(rawArgs ?? {});
+      if (!parsed.success) throw refusal(parsed.error.issues);
       const args = parsed.data;
       const source = args.text.trim();
       const chunks = chunkText(source, { source: args.source, target: args.target });
       const total = chunks.length + 1;
-      const progress = (done: number, message: string) => hooks.progress(done, total, message);
-      await admit(signal, deadline);
+      const progress = (done: number, message: string) => ctx.progress(done, total, message);
+      const deadline = await call.admit({
+        at: call.record.started + deps.config.limits.workflowTimeoutMs,
+        setting: 'SVC_WORKFLOW_TIMEOUT_MS',
+      });
+      const left = () => `${Math.max(0, Math.ceil((deadline.at - deps.now()) / 1000))} s left`;
+      /** One step: its arguments checked as the operation's own, then its attempts. */
+      const run = async <Op extends AnyOperation>(
+        operation: CompiledOperation<Op>,
+        raw: Record<string, unknown>,
+      ): Promise<OperationOutput<Op>> => {
+        const { args: checked } = readArguments(operation, raw);
+        const answer = await call.attempt(prepareRequest(operation, checked, deps.config), deadline);
+        if (answer.kind !== 'json') throw new CallFailure('unexpected_response', 'the answer is not JSON');
+        return answer.value;
+      };
 
       const pieces: string[] = [];
       let detected: string | undefined;
@@ -69,21 +72,14 @@ export async function runWorkflow(
         await progress(i, `translating chunk ${i + 1} of ${chunks.length} (${left()})`);
         const text = chunk.trim();
         const trailing = chunk.slice(chunk.trimEnd().length);
-        const { answer } = await run(
-          execute(
-            translateText,
-            {
-              source: args.source,
-              target: args.target,
-              text,
-              honorific: args.honorific,
-              glossaryKey: args.glossaryKey,
-            },
-            deps,
-            { signal, deadline, note: hooks.note },
-          ),
-        );
-        const { translatedText, srcLangType } = answer.value.message.result;
+        const answer = await run(operations.translate, {
+          source: args.source,
+          target: args.target,
+          text,
+          honorific: args.honorific,
+          glossaryKey: args.glossaryKey,
+        });
+        const { translatedText, srcLangType } = answer.message.result;
         detected ??= srcLangType ?? undefined;
         pieces.push(translatedText + trailing);
       }
@@ -97,14 +93,12 @@ export async function runWorkflow(
       await progress(chunks.length, `summarizing (${left()})`);
       const language = LANGUAGE_NAMES[args.target];
       const prompt = summaryPrompt(translated, language, args.length);
-      const { answer } = await run(
-        execute(createCompletion, { ...summaryParameters(args.length), text: prompt, includeAiFilters: false }, deps, {
-          signal,
-          deadline,
-          note: hooks.note,
-        }),
-      );
-      const completion = answer.value.result;
+      const answer = await run(operations.complete, {
+        ...summaryParameters(args.length),
+        text: prompt,
+        includeAiFilters: false,
+      });
+      const completion = answer.result;
       if (completion.text == null) {
         throw new CallFailure('unexpected_response', 'the completion answer has no result.text');
       }
@@ -121,8 +115,7 @@ export async function runWorkflow(
         },
         stopReason: completion.stopReason ?? undefined,
       };
-      meta.durationMs = deps.now() - started;
-      return { reply: fitTranslation(output, pieces, chunks, frame.maxResultBytes), meta };
+      return { reply: fitTranslation(output, pieces, chunks, frame.maxResultBytes) };
     },
     failedAt,
   );

@@ -1,11 +1,9 @@
 import type { Tool } from '@modelcontextprotocol/server';
-import { createCompletion } from '../catalogue/textgen.js';
-import { translateText } from '../catalogue/translation.js';
 import type { CallFrame } from '../call/pipeline.js';
 import { serviceIcons } from './icons.js';
 import { toJsonSchema } from './json-schema.js';
 import type { ToolHandler } from './tool-registry.js';
-import { runWorkflow } from './workflow-run.js';
+import { runWorkflow, type WorkflowOperations } from './workflow-run.js';
 import { WORKFLOW_TOOL_NAME, workflowSchemas as schemas } from './workflow-schema.js';
 
 export { WORKFLOW_TOOL_NAME } from './workflow-schema.js';
@@ -24,10 +22,18 @@ export const workflowDefinition = (): Tool => ({
 });
 
 /** The tool: its definition here, its run in workflow-run.ts. */
-export function translateAndSummarizeTool(definition: Tool, frame: CallFrame): ToolHandler {
+export function translateAndSummarizeTool(
+  definition: Tool,
+  frame: CallFrame,
+  operations: WorkflowOperations,
+): ToolHandler {
   return {
     definition,
-    facts: { name: WORKFLOW_TOOL_NAME, readOnly: true, services: [translateText.service, createCompletion.service] },
-    call: (rawArgs, hooks) => runWorkflow(rawArgs, hooks, frame),
+    facts: {
+      name: WORKFLOW_TOOL_NAME,
+      readOnly: true,
+      services: [operations.translate.service, operations.complete.service],
+    },
+    call: (rawArgs, ctx) => runWorkflow(rawArgs, ctx, frame, operations),
   };
 }

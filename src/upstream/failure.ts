@@ -34,16 +34,6 @@ export interface FailureDetails {
   refused?: boolean;
 }
 
-/** What happened on the wire, for logs and callers: returned with an answer, or carried by a failure. */
-export interface CallMeta {
-  attempts: number;
-  /** Whether the last attempt reached the upstream ('no' before anything was sent). */
-  delivery: Delivery;
-  /** HTTP status of the last answer, when one came. */
-  status?: number;
-  durationMs: number;
-}
-
 /** The one error type of the executor. Its message is written for the agent that made the call. */
 export class CallFailure extends Error {
   override name = 'CallFailure';
@@ -53,8 +43,6 @@ export class CallFailure extends Error {
   readonly upstreamCode?: string;
   readonly retryAfterMs?: number;
   readonly refused: boolean;
-  /** Set by the executor: how far the call got. */
-  meta?: CallMeta;
 
   constructor(
     readonly code: FailureCode,
@@ -72,20 +60,20 @@ export class CallFailure extends Error {
 
   /** The same failure with more said about it. */
   withMessage(message: string): CallFailure {
-    const failure = new CallFailure(this.code, message, this);
-    failure.meta = this.meta;
-    return failure;
+    return new CallFailure(this.code, message, this);
   }
 
-  /** Any error as a CallFailure (a bug of ours still becomes a tool error, never a crash), with `meta` when given. */
-  static from(error: unknown, meta?: CallMeta): CallFailure {
-    const failure =
-      error instanceof CallFailure
-        ? error
-        : new CallFailure('unexpected_response', `internal error: ${(error as Error)?.message ?? String(error)}`);
-    if (meta) failure.meta = { ...meta };
-    return failure;
+  /** Any error as a CallFailure: a bug of ours still becomes a tool error, never a crash. */
+  static from(error: unknown): CallFailure {
+    return error instanceof CallFailure
+      ? error
+      : new CallFailure('unexpected_response', `internal error: ${(error as Error)?.message ?? String(error)}`);
   }
+}
+
+/** The refusal of arguments: every line names a field and its rule, and the words say that nothing left. */
+export function invalidArguments(lines: readonly string[]): CallFailure {
+  return new CallFailure('invalid_input', `invalid arguments (nothing was sent):\n- ${lines.join('\n- ')}`);
 }
 
 /** The reason of the abort signal of a call the server stops at shutdown: not the client's cancellation. */

@@ -1,7 +1,9 @@
-import type { StreamingRegion } from '../catalogue/fields.js';
-import type { AnyOperation, HttpMethod, Operation } from '../catalogue/types.js';
-import { decorate } from '../catalogue/compile.js';
-import { CallFailure } from './failure.js';
+import type { CompiledOperation } from '../catalogue/compile.js';
+import type { AnyOperation, HttpMethod } from '../catalogue/types.js';
+import type { Config } from '../config.js';
+import type { Credential } from './auth.js';
+import { resolveTarget } from './credentials.js';
+import { invalidArguments } from './failure.js';
 
 export interface BuiltRequest {
   method: HttpMethod;
@@ -13,11 +15,23 @@ export interface BuiltRequest {
   body?: string;
 }
 
+/** A validated call, built and ready to be signed: what a dry run shows and what each attempt signs and sends. */
+export interface PreparedRequest<Op extends AnyOperation = AnyOperation> {
+  operation: CompiledOperation<Op>;
+  built: BuiltRequest;
+  credential: Credential;
+}
+
 const PLACEHOLDER = /\{(\w+)\}/g;
 
-/** Names of the arguments used by an operation's path template. */
-function pathParams(op: Operation): string[] {
-  return [...op.path.matchAll(PLACEHOLDER)].map((m) => m[1]!);
+/** The request of validated arguments, with the credential to sign it, or the failure naming what to configure. */
+export function prepareRequest<Op extends AnyOperation>(
+  operation: CompiledOperation<Op>,
+  args: Record<string, unknown>,
+  config: Pick<Config, 'serviceUrls' | 'credentials'>,
+): PreparedRequest<Op> {
+  const { baseUrl, credential } = resolveTarget(config, operation.service, operation.auth);
+  return { operation, built: buildRequest(operation, args, baseUrl), credential };
 }
 
 /**
@@ -25,35 +39,33 @@ function pathParams(op: Operation): string[] {
  * `.`, `..` or empty values are refused here too, so a path parameter can never reach another endpoint.
  */
 export function buildRequest(
-  op: Operation,
+  operation: CompiledOperation<AnyOperation>,
   args: Record<string, unknown>,
   baseUrl: string,
-  defaultRegion: StreamingRegion,
 ): BuiltRequest {
-  const decorated = decorate(op as AnyOperation);
-  const used = new Set<string>([...pathParams(op), ...decorated.notSent]);
-  const path = op.path.replace(
+  const used = new Set<string>([...operation.pathParams, ...operation.notSent]);
+  const path = operation.spec.path.replace(
     PLACEHOLDER,
-    (_, name: string) => decorated.pathValue(name, args, defaultRegion) ?? encodeSegment(name, args[name]),
+    (_, name: string) => operation.pathValue(name, args) ?? encodeSegment(name, args[name]),
   );
 
   const rest = Object.entries(args).filter(([name, value]) => !used.has(name) && value !== undefined);
   let query = '';
   let body: string | undefined;
-  if (op.method === 'GET' || op.method === 'DELETE') {
+  if (operation.method === 'GET' || operation.method === 'DELETE') {
     query = rest.map(([name, value]) => `${encodeStrict(name, name)}=${encodeStrict(name, String(value))}`).join('&');
   } else if (rest.length > 0) {
     body = JSON.stringify(Object.fromEntries(rest));
   }
   const prefix = new URL(baseUrl).pathname.replace(/\/+$/, '');
   const uri = `${prefix}${path}${query ? `?${query}` : ''}`;
-  return { method: op.method, url: new URL(baseUrl).origin + uri, uri, body };
+  return { method: operation.method, url: new URL(baseUrl).origin + uri, uri, body };
 }
 
 function encodeSegment(name: string, value: unknown): string {
   const text = value === undefined || value === null ? '' : String(value);
   if (text === '' || text === '.' || text === '..') {
-    throw new CallFailure('invalid_input', `${name}: must not be empty, "." or ".."`);
+    throw invalidArguments([`${name}: must not be empty, "." or ".."`]);
   }
   return encodeStrict(name, text);
 }
@@ -69,10 +81,7 @@ const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[
  */
 function encodeStrict(field: string, text: string): string {
   if (LONE_SURROGATE.test(text)) {
-    throw new CallFailure(
-      'invalid_input',
-      `invalid arguments (nothing was sent):\n- ${field}: must be valid Unicode text (it has a lone surrogate)`,
-    );
+    throw invalidArguments([`${field}: must be valid Unicode text (it has a lone surrogate)`]);
   }
   return encodeURIComponent(text).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
 }

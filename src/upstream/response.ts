@@ -1,6 +1,5 @@
-import * as z from 'zod';
 import { OFF_SPEC_KEY } from '../catalogue/answers.js';
-import { decorate } from '../catalogue/compile.js';
+import type { CompiledOperation } from '../catalogue/compile.js';
 import type { Answer, AnyOperation } from '../catalogue/types.js';
 import { GATEWAY_ERROR_CODES, RETRYABLE_GATEWAY_CODES, RETRYABLE_HTTP_STATUSES, CallFailure } from './failure.js';
 import { parseJsonExact } from './exact-json.js';
@@ -24,10 +23,10 @@ type Body =
  * fail a call; an answer without what a success of the operation carries (the required members of its output
  * schema, and its envelope's success code) always does, and says so.
  */
-export function interpretResponse<Op extends AnyOperation>(op: Op, res: RawResponse): Answer<Op> {
-  const body = readBody(op, res);
+export function interpretResponse<Op extends AnyOperation>(operation: CompiledOperation<Op>, res: RawResponse): Answer<Op> {
+  const body = readBody(operation, res);
   if (res.status < 200 || res.status >= 300) throw httpFailure(res, body);
-  if (res.text.trim() === '') throw lacking(op, res, 'an empty body');
+  if (res.text.trim() === '') throw lacking(operation, res, 'an empty body');
 
   if (body.kind === 'malformed') {
     throw new CallFailure(
@@ -40,12 +39,12 @@ export function interpretResponse<Op extends AnyOperation>(op: Op, res: RawRespo
   }
   if (body.kind === 'text') {
     // The XML layout is not shown in the spec: a status is checked when one is found, and the text passes as it came.
-    if (body.status) checkEnvelope(op, { status: body.status }, res.status);
+    if (body.status) checkEnvelope(operation, { status: body.status }, res.status);
     return { kind: 'text', value: res.text } as Answer<Op>;
   }
 
   let parsed = body.value;
-  parsed = decorate(op).asObject(parsed);
+  parsed = operation.asObject(parsed);
   if (!isObject(parsed)) {
     throw new CallFailure(
       'unexpected_response',
@@ -55,13 +54,13 @@ export function interpretResponse<Op extends AnyOperation>(op: Op, res: RawRespo
   }
   const gateway = gatewayError(parsed);
   if (gateway) throw gateway(res.status);
-  checkEnvelope(op, parsed, res.status);
-  const value = readAnswer(op, parsed, res);
+  checkEnvelope(operation, parsed, res.status);
+  const value = readAnswer(operation, parsed, res);
   // A JSONP answer was asked for as such: it passes as it came, once its status is known to be a success.
   return (body.jsonp ? { kind: 'text', value: res.text } : { kind: 'json', value }) as Answer<Op>;
 }
 
-function readBody(op: AnyOperation, res: RawResponse): Body {
+function readBody(operation: CompiledOperation, res: RawResponse): Body {
   const looksJson = /\bjson\b/i.test(res.contentType) || /^\s*[[{]/.test(res.text);
   let reason = `content type "${res.contentType || 'none'}"`;
   if (looksJson) {
@@ -71,7 +70,7 @@ function readBody(op: AnyOperation, res: RawResponse): Body {
       reason = (error as Error).message;
     }
   }
-  if (!decorate(op).answersText) return { kind: 'malformed', reason };
+  if (!operation.answersText) return { kind: 'malformed', reason };
   const inner = jsonpContent(res.text);
   if (inner !== undefined) {
     try {
@@ -89,12 +88,12 @@ function readBody(op: AnyOperation, res: RawResponse): Body {
  * schema; only a field a success carries must be as the spec says. Each pass removes every stray value zod reports,
  * so two passes suffice; the third is a bound.
  */
-function readAnswer(op: AnyOperation, body: Json, res: RawResponse): unknown {
-  const required = successPaths(op);
+function readAnswer(operation: CompiledOperation, body: Json, res: RawResponse): unknown {
+  const required = operation.successPaths();
   let current = body;
   const aside: Json = {};
   for (let pass = 0; pass < 3; pass++) {
-    const check = op.output.safeParse(current);
+    const check = operation.output.safeParse(current);
     if (check.success) return Object.keys(aside).length > 0 ? { ...check.data, [OFF_SPEC_KEY]: aside } : check.data;
     // An issue is the success's when the member it would move holds (or is) something a success carries.
     const essential = check.error.issues.filter((issue) =>
@@ -107,7 +106,7 @@ function readAnswer(op: AnyOperation, body: Json, res: RawResponse): unknown {
           ? `no ${path}`
           : `${path} that is not as the spec says (${issue.message})`;
       });
-      throw lacking(op, res, what.join(', '), `: ${snippet(res.text)}`);
+      throw lacking(operation, res, what.join(', '), `: ${snippet(res.text)}`);
     }
     if (current === body) current = structuredClone(body);
     for (const issue of check.error.issues) setAside(current, issue.path, aside);
@@ -123,37 +122,18 @@ function readAnswer(op: AnyOperation, body: Json, res: RawResponse): unknown {
  * The failure of an answer without what a success carries. For a write, the executor adds that it may have taken
  * effect.
  */
-function lacking(op: AnyOperation, res: RawResponse, what: string, after = ''): CallFailure {
+function lacking(operation: CompiledOperation, res: RawResponse, what: string, after = ''): CallFailure {
   return new CallFailure(
     'unexpected_response',
-    `the upstream answered HTTP ${res.status} with ${what}; a success of ${op.id} carries ${successWords(op)}${after}`,
+    `the upstream answered HTTP ${res.status} with ${what}; a success of ${operation.id} carries ${successWords(operation)}${after}`,
     { httpStatus: res.status },
   );
 }
 
-const PATHS = new WeakMap<AnyOperation, (readonly string[])[]>();
-
-/** What a success carries: the required members of the output schema, down to the innermost required one. */
-function successPaths(op: AnyOperation): (readonly string[])[] {
-  let paths = PATHS.get(op);
-  if (!paths) PATHS.set(op, (paths = requiredPaths(op.output, [])));
-  return paths;
-}
-
-function requiredPaths(schema: z.ZodObject, prefix: readonly string[]): string[][] {
-  const out: string[][] = [];
-  for (const [key, field] of Object.entries(schema.shape as Record<string, z.ZodType>)) {
-    if (field.safeParse(undefined).success) continue;
-    const inner = field instanceof z.ZodObject ? requiredPaths(field, [...prefix, key]) : [];
-    out.push(...(inner.length > 0 ? inner : [[...prefix, key]]));
-  }
-  return out;
-}
-
 /** "code SUCCESS and data": the success paths, with the value the envelope requires where it requires one. */
-function successWords(op: AnyOperation): string {
-  const envelope = decorate(op).envelope;
-  const words = successPaths(op).map((path) => {
+function successWords(operation: CompiledOperation): string {
+  const envelope = operation.envelope;
+  const words = operation.successPaths().map((path) => {
     const name = path.join('.');
     return envelope && envelope.path.join('.') === name ? `${name} ${envelope.values.join(' or ')}` : name;
   });
@@ -288,8 +268,8 @@ function ownError(body: Json): { code: string; message: string } | undefined {
  * documented failure, so the upstream refused the request and nothing is to be checked. Its words are what the body
  * says. An envelope without its code is left to the output schema, which says whether a success must carry one.
  */
-function checkEnvelope(op: AnyOperation, body: Json, status: number): void {
-  const envelope = decorate(op).envelope;
+function checkEnvelope(operation: CompiledOperation, body: Json, status: number): void {
+  const envelope = operation.envelope;
   if (!envelope) return;
   const { path, values } = envelope;
   const holder = valueAt(body, path.slice(0, -1));

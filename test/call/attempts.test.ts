@@ -13,9 +13,8 @@ import { migrateKey } from '../../src/catalogue/kms.js';
 import { runScanner } from '../../src/catalogue/datacatalog.js';
 import { updateJobExecutionOptions } from '../../src/catalogue/dataflow.js';
 import type { AnyOperation } from '../../src/catalogue/types.js';
-import { CallFailure } from '../../src/upstream/failure.js';
-import { execute, type ExecutorDeps } from '../../src/call/attempts.js';
-import { executorDeps } from '../helpers/executor-deps.js';
+import type { AttemptDeps } from '../../src/call/attempts.js';
+import { attemptDeps, execute, type Failed } from '../helpers/attempts.js';
 
 const ORIGIN = 'http://upstream.test';
 const TOKENIZER = '/CloudSearch/real/v1/tokenizer';
@@ -25,8 +24,8 @@ const JSON_HEADERS = { 'content-type': 'application/json' };
 let agent: MockAgent;
 let random = 0.5;
 
-function deps(timeoutMs = 10_000): ExecutorDeps {
-  return executorDeps({ origin: ORIGIN, dispatcher: agent, timeoutMs, random: () => random });
+function deps(timeoutMs = 10_000): AttemptDeps {
+  return attemptDeps({ origin: ORIGIN, dispatcher: agent, timeoutMs, random: () => random });
 }
 
 const pool = () => agent.get(ORIGIN);
@@ -44,7 +43,7 @@ async function run(
   const started = Date.now();
   const settled = execute(op, args, d, options).then(
     (value) => ({ value, failure: undefined, elapsed: Date.now() - started }),
-    (failure: CallFailure) => ({ value: undefined, failure, elapsed: Date.now() - started }),
+    (failure: Failed) => ({ value: undefined, failure, elapsed: Date.now() - started }),
   );
   await vi.advanceTimersByTimeAsync(advanceMs);
   return settled;

@@ -13,8 +13,8 @@ import { runScanner } from '../../src/catalogue/datacatalog.js';
 import { updateJobExecutionOptions } from '../../src/catalogue/dataflow.js';
 import type { AnyOperation } from '../../src/catalogue/types.js';
 import { CallFailure } from '../../src/upstream/failure.js';
-import { execute, type ExecutorDeps } from '../../src/call/attempts.js';
-import { executorDeps } from '../helpers/executor-deps.js';
+import type { AttemptDeps } from '../../src/call/attempts.js';
+import { attemptDeps, execute, type Failed } from '../helpers/attempts.js';
 
 type Behaviour = 'reset' | 'stall';
 let behaviour: { status: number; then: Behaviour } = { status: 200, then: 'reset' };
@@ -54,20 +54,20 @@ afterAll(async () => {
   await new Promise((resolve) => server.close(resolve));
 });
 
-function deps(timeoutMs: number): ExecutorDeps {
+function deps(timeoutMs: number): AttemptDeps {
   agent = new Agent();
   // The shortest backoff: the retries of E4 take 100 + 200 ms.
   const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  return executorDeps({ origin, dispatcher: agent, timeoutMs, random: () => 0 });
+  return attemptDeps({ origin, dispatcher: agent, timeoutMs, random: () => 0 });
 }
 
-async function failureOf(op: AnyOperation, args: unknown, timeoutMs = 5_000): Promise<CallFailure> {
+async function failureOf(op: AnyOperation, args: unknown, timeoutMs = 5_000): Promise<Failed> {
   const outcome = await execute(op, args, deps(timeoutMs)).then(
     () => undefined,
     (error: unknown) => error,
   );
   expect(outcome).toBeInstanceOf(CallFailure);
-  return outcome as CallFailure;
+  return outcome as Failed;
 }
 
 const MUTATING = [

@@ -3,7 +3,7 @@ import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { CATALOGUE } from '../../src/catalogue/catalogue.js';
-import { decorate } from '../../src/catalogue/compile.js';
+import { compileOperation } from '../../src/catalogue/compile.js';
 
 const SRC = fileURLToPath(new URL('../../src', import.meta.url));
 const FLAGS = [
@@ -24,24 +24,26 @@ function sources(dir: string): string[] {
 }
 
 describe('the named flags of a catalogue entry', () => {
-  it('are read in one place: the pipeline stages call decorate() and read no flag', () => {
+  it('are read in one place: compile.ts turns them into behaviour, the stages read no flag', () => {
     const readers = sources(SRC)
       .map((file) => relative(SRC, file))
       // The catalogue declares the flags; the sandbox stands in for the platform and takes its tables from it.
       .filter(
         (file) =>
-          !file.startsWith('catalogue/') && !file.startsWith('sandbox/') && file !== join('gateway', 'decorate.ts'),
+          !file.startsWith('catalogue/') && !file.startsWith('sandbox/') && file !== join('catalogue', 'compile.ts'),
       )
       .filter((file) => new RegExp(`\\bop\\.(${FLAGS.join('|')})\\b`).test(readFileSync(join(SRC, file), 'utf8')));
     expect(readers).toEqual([]);
   });
 
   it('mean what the spec says for the entries that carry them', () => {
-    const byId = Object.fromEntries(CATALOGUE.map((op) => [op.id, decorate(op)]));
-    expect(byId.E1!.pathValue('region', { region: 'SGN' }, 'KR')).toBe('sgn-v1');
-    expect(byId.E2!.pathValue('region', {}, 'JPN')).toBe('jpn-v1');
+    const compiled = (defaultRegion: 'KR' | 'JPN') =>
+      Object.fromEntries(CATALOGUE.map((op) => [op.id, compileOperation(op, { defaultRegion })]));
+    const byId = compiled('KR');
+    expect(byId.E1!.pathValue('region', { region: 'SGN' })).toBe('sgn-v1');
+    expect(compiled('JPN').E2!.pathValue('region', {})).toBe('jpn-v1');
     expect(byId.E2!.notSent).toEqual(new Set(['region']));
-    expect(byId.E3!.pathValue('region', { region: 'SGN' }, 'KR')).toBeUndefined();
+    expect(byId.E3!.pathValue('region', { region: 'SGN' })).toBeUndefined();
     expect(byId.E5!.answersText).toBe(true);
     expect(byId.E5!.accept).toBe('*/*');
     expect(byId.E3!.accept).toBe('application/json');
@@ -54,5 +56,28 @@ describe('the named flags of a catalogue entry', () => {
     expect(byId.E15!.addedArguments).toEqual({ dryRun: true, confirm: 'keyTag' });
     expect(byId.E7!.addedArguments).toEqual({ dryRun: false });
     expect(byId.E7!.paging).toMatch(/offset and limit/);
+    expect([byId.E7!.effect, byId.E4!.effect, byId.E11!.effect, byId.E15!.effect]).toEqual([
+      'read',
+      'write',
+      'destroy',
+      'destroy',
+    ]);
+    expect([byId.E4!.repeatable, byId.E8!.repeatable, byId.E11!.repeatable, byId.E12!.repeatable]).toEqual([
+      true,
+      false,
+      false,
+      false,
+    ]);
+    expect(byId.E11!.pathParams).toEqual(['serviceId']);
+  });
+
+  it('leave no per-operation cache at module level: every fact lives on the compiled object', () => {
+    const modules = sources(SRC).filter((file) => !file.includes(`${join('src', 'sandbox')}`));
+    const caches = modules.filter((file) =>
+      /^(?:const|let) \w+ = new (?:WeakMap|Map)<(?:AnyOperation|Operation|CompiledOperation)/m.test(
+        readFileSync(file, 'utf8'),
+      ),
+    );
+    expect(caches).toEqual([]);
   });
 });

@@ -8,7 +8,9 @@ import { describe, expect, it } from 'vitest';
 import { CATALOGUE } from '../../src/catalogue/catalogue.js';
 import { SERVICES, type AnyOperation } from '../../src/catalogue/types.js';
 import { CallFailure } from '../../src/upstream/failure.js';
-import { prepare } from '../../src/call/attempts.js';
+import { readArguments } from '../../src/call/arguments.js';
+import { prepareRequest } from '../../src/upstream/request.js';
+import { compiled } from '../helpers/attempts.js';
 import { toolDefinition } from '../../src/mcp/catalogue-tools.js';
 import { sharedLazyValidator } from '../../src/mcp/schema-validator.js';
 
@@ -25,10 +27,15 @@ const config = {
 } as never;
 
 const op = (name: string): AnyOperation => CATALOGUE.find((o) => o.name === name)!;
-const sent = (name: string, args: Record<string, unknown>) => prepare(op(name), args, { config }).built;
+/** The arguments stage and the request as it would be sent, as the pipeline runs them. */
+const prepare = (name: string, args: Record<string, unknown>) => {
+  const operation = compiled(op(name));
+  return prepareRequest(operation, readArguments(operation, args).args, config);
+};
+const sent = (name: string, args: Record<string, unknown>) => prepare(name, args).built;
 const refusal = (name: string, args: Record<string, unknown>) => {
   try {
-    prepare(op(name), args, { config });
+    prepare(name, args);
   } catch (error) {
     expect(error).toBeInstanceOf(CallFailure);
     expect((error as CallFailure).code).toBe('invalid_input');

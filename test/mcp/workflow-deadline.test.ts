@@ -12,6 +12,9 @@ import type { CallFrame } from '../../src/call/pipeline.js';
 import { TOOL_DEFINITIONS } from '../../src/mcp/tool-definitions.js';
 import { translateAndSummarizeTool } from '../../src/mcp/workflow-tool.js';
 import { Redactor } from '../../src/util/redact.js';
+import { createCompletion } from '../../src/catalogue/textgen.js';
+import { translateText } from '../../src/catalogue/translation.js';
+import { compiled } from '../helpers/attempts.js';
 
 const ORIGIN = 'http://upstream.test';
 let agent: MockAgent;
@@ -37,14 +40,16 @@ it('ends every call at the flow deadline, named in the error, with the time left
   const deps = { config, upstream: upstreamOf(agent), now: () => Date.now(), requestId: () => 'r', random: () => 0.5 };
   const frame: CallFrame = {
     deps,
-    now: deps.now,
     calls: new Calls({ maxConcurrent: 4, maxQueued: 4 }),
     redactor: new Redactor([]),
     maxResultBytes: 100_000,
     log() {},
     confirmDestructive: true,
   };
-  const tool = translateAndSummarizeTool(TOOL_DEFINITIONS.translate_and_summarize!, frame);
+  const tool = translateAndSummarizeTool(TOOL_DEFINITIONS.translate_and_summarize!, frame, {
+    translate: compiled(translateText),
+    complete: compiled(createCompletion),
+  });
 
   // Every translation takes 600 ms: two fit in the 1500 ms, the third is cut at 1500 ms (SVC_TIMEOUT_MS is 30 s).
   for (let i = 0; i < 3; i++) {
@@ -62,7 +67,7 @@ it('ends every call at the flow deadline, named in the error, with the time left
   const hooks = {
     signal: new AbortController().signal,
     note: () => {},
-    confirm: () => Promise.reject(new Error('nothing to confirm')),
+    confirmation: { kind: 'argument' as const },
     progress: async (_done: number, _total: number, message: string) => void messages.push(message),
   };
   const text = Array.from(

@@ -4,6 +4,7 @@ import { CATALOGUE } from '../../src/catalogue/catalogue.js';
 import type { Operation } from '../../src/catalogue/types.js';
 import { CallFailure } from '../../src/upstream/failure.js';
 import { buildRequest } from '../../src/upstream/request.js';
+import { compiled } from '../helpers/attempts.js';
 
 const op = (name: string): Operation => {
   const found = CATALOGUE.find((o) => o.name === name);
@@ -16,7 +17,7 @@ const build = (
   args: Record<string, unknown>,
   baseUrl = 'http://gw.test:8080',
   region: 'KR' | 'SGN' | 'JPN' = 'KR',
-) => buildRequest(op(name), op(name).input.parse(args) as Record<string, unknown>, baseUrl, region);
+) => buildRequest(compiled(op(name), region), op(name).input.parse(args) as Record<string, unknown>, baseUrl);
 const sortedQuery = (uri: string) =>
   uri.includes('?')
     ? uri
@@ -59,13 +60,16 @@ describe('path parameters', () => {
   });
 
   it.each(['', '.', '..'])('refuses %j even when the schema is bypassed', (value) => {
-    const call = () => buildRequest(op('recommendation_delete_service'), { serviceId: value }, 'http://gw.test', 'KR');
+    const call = () =>
+      buildRequest(compiled(op('recommendation_delete_service')), { serviceId: value }, 'http://gw.test');
     expect(call).toThrow(CallFailure);
     expect(call).toThrow(/serviceId: must not be empty, "\." or "\.\."/);
   });
 
   it('refuses a missing path parameter when the schema is bypassed', () => {
-    expect(() => buildRequest(op('kms_migrate_key'), { targetRegion: 'KR' }, 'http://gw.test', 'KR')).toThrow(/keyTag/);
+    expect(() => buildRequest(compiled(op('kms_migrate_key')), { targetRegion: 'KR' }, 'http://gw.test')).toThrow(
+      /keyTag/,
+    );
   });
 
   it('integers in the path (E8)', () => {

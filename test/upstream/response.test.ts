@@ -14,6 +14,7 @@ import { translateText } from '../../src/catalogue/translation.js';
 import type { AnyOperation } from '../../src/catalogue/types.js';
 import { CallFailure } from '../../src/upstream/failure.js';
 import { interpretResponse } from '../../src/upstream/response.js';
+import { compiled } from '../helpers/attempts.js';
 import { toolDefinition } from '../../src/mcp/catalogue-tools.js';
 import { toJsonSchema } from '../../src/mcp/json-schema.js';
 import { sharedLazyValidator } from '../../src/mcp/schema-validator.js';
@@ -22,7 +23,7 @@ const json = (body: unknown, status = 200) => ({ status, contentType: 'applicati
 
 /** The answer's value, checked against the output schema the tool publishes (what an MCP client validates with). */
 function answered(op: AnyOperation, res: { status: number; contentType: string; text: string }): unknown {
-  const answer = interpretResponse(op, res);
+  const answer = interpretResponse(compiled(op), res);
   expect(answer.kind).toBe('json');
   const schema = toolDefinition(op).outputSchema;
   if (schema) {
@@ -34,7 +35,7 @@ function answered(op: AnyOperation, res: { status: number; contentType: string; 
 
 function failure(op: AnyOperation, res: { status: number; contentType: string; text: string }): CallFailure {
   try {
-    interpretResponse(op, res);
+    interpretResponse(compiled(op), res);
   } catch (error) {
     expect(error).toBeInstanceOf(CallFailure);
     return error as CallFailure;
@@ -306,17 +307,19 @@ describe('E5 answers in JSONP and XML: their maps status decides', () => {
   it('XML with status 900 at HTTP 200 is an error; status 0 and 3 are answers, passed on as text', () => {
     expect(failure(reverseGeocode, xml(900)).upstreamCode).toBe('900');
     for (const code of [0, 3])
-      expect(interpretResponse(reverseGeocode, xml(code))).toEqual({ kind: 'text', value: xml(code).text });
+      expect(interpretResponse(compiled(reverseGeocode), xml(code))).toEqual({ kind: 'text', value: xml(code).text });
     const ok = jsonp({ status: { code: 0, name: 'ok' }, results: [] });
-    expect(interpretResponse(reverseGeocode, ok)).toEqual({ kind: 'text', value: ok.text });
+    expect(interpretResponse(compiled(reverseGeocode), ok)).toEqual({ kind: 'text', value: ok.text });
   });
 
   it('passes a JSONP answer through as text even when labelled application/json', () => {
     const text = 'cb({"status":{"code":0}})';
-    expect(interpretResponse(reverseGeocode, { status: 200, contentType: 'application/json', text })).toEqual({
-      kind: 'text',
-      value: text,
-    });
+    expect(interpretResponse(compiled(reverseGeocode), { status: 200, contentType: 'application/json', text })).toEqual(
+      {
+        kind: 'text',
+        value: text,
+      },
+    );
   });
 
   it('JSONP without its status lacks what a success carries', () => {
@@ -329,7 +332,11 @@ describe('E5 answers in JSONP and XML: their maps status decides', () => {
 describe('other answers', () => {
   it('still calls a broken JSON answer malformed for a JSON-only operation', () => {
     expect(() =>
-      interpretResponse(listProducts, { status: 200, contentType: 'application/json', text: '{"productPage":' }),
+      interpretResponse(compiled(listProducts), {
+        status: 200,
+        contentType: 'application/json',
+        text: '{"productPage":',
+      }),
     ).toThrow(/not valid JSON/);
   });
 

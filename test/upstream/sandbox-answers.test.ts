@@ -9,14 +9,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { reverseGeocode } from '../../src/catalogue/maps.js';
 import type { AnyOperation } from '../../src/catalogue/types.js';
 import { parseCommand } from '../../src/config.js';
-import type { CallFailure } from '../../src/upstream/failure.js';
-import { execute, type ExecutorDeps } from '../../src/call/attempts.js';
+import { execute, type Failed } from '../helpers/attempts.js';
+import type { AttemptDeps } from '../../src/call/attempts.js';
 import { upstreamOf } from '../../src/upstream/http.js';
 import { sandboxConfig, startSandbox } from '../../src/sandbox/launch.js';
 import type { Sandbox } from '../../src/sandbox/index.js';
 
 let sandbox: Sandbox;
-let deps: ExecutorDeps;
+let deps: AttemptDeps;
 const dispatcher = new Agent();
 
 beforeAll(async () => {
@@ -42,7 +42,7 @@ const failed = (op: AnyOperation, args: unknown) =>
     () => {
       throw new Error('expected a failure');
     },
-    (failure: CallFailure) => failure,
+    (failure: Failed) => failure,
   );
 
 describe('E5 through the sandbox: the maps status in XML and JSONP', () => {

@@ -1,0 +1,62 @@
+import { CallFailure } from '../upstream/failure.js';
+import { shortenToFit, shortenedNote } from './result-size.js';
+import type { ToolResult } from './tool-result.js';
+
+/**
+ * What a call answers, before it becomes a result: JSON (structured content, and the same JSON as text unless
+ * `text` says it in words), or text alone (E5's XML). `paging` tells how to get what a shortened list left out.
+ */
+export type Reply = { json: object; text?: string; paging?: string } | { text: string };
+
+const bytes = (text: string) => Buffer.byteLength(text, 'utf8');
+
+/**
+ * The render stage: a reply as a result within the size limit (SVC_MAX_RESULT_BYTES). JSON appears as structured
+ * content and, unless the reply words it otherwise, as the same JSON text; an answer too large for that has its
+ * longest lists cut, and a second text item says what was left out and how to get it. Secrets were taken out of the
+ * upstream's answer when it arrived, before anything was read or cut from it.
+ */
+export function render(reply: Reply, max: number): ToolResult {
+  if (!('json' in reply)) {
+    const text = reply.text;
+    if (bytes(text) <= max) return { content: [{ type: 'text', text }] };
+    const kept = Buffer.from(text, 'utf8')
+      .subarray(0, max - 300)
+      .toString('utf8')
+      .replace(/\uFFFD$/, '');
+    return {
+      content: [
+        { type: 'text', text: kept },
+        {
+          type: 'text',
+          text: `Cut to fit SVC_MAX_RESULT_BYTES (${max}): ${kept.length} of ${text.length} characters shown.`,
+        },
+      ],
+    };
+  }
+  const structured = reply.json as Record<string, unknown>;
+  const json = JSON.stringify(structured);
+  const words = reply.text;
+  const size = bytes(json);
+  if (size + (words === undefined ? size : bytes(words)) <= max) {
+    return { content: [{ type: 'text', text: words ?? json }], structuredContent: structured };
+  }
+  // Room for the structured content: all of it beside a text of words, half of it when the text repeats the JSON.
+  const room = (words === undefined ? max / 2 : max - bytes(words)) - 400;
+  const fitted = room > 0 ? shortenToFit(structured, room) : undefined;
+  if (!fitted) {
+    throw new CallFailure(
+      'result_too_large',
+      `the answer (${size} bytes) is larger than a result may be (SVC_MAX_RESULT_BYTES=${max}) and has no list to shorten`,
+    );
+  }
+  const left = fitted.shortened.map((s) => `${s.path} shows ${s.shown} of ${s.total} items`).join('; ');
+  const how = 'paging' in reply && reply.paging ? `To get the rest, ${reply.paging}.` : 'Ask for less to get the rest.';
+  return {
+    content: [
+      { type: 'text', text: words ?? JSON.stringify(fitted.value) },
+      { type: 'text', text: shortenedNote(max, left, how) },
+    ],
+    structuredContent: fitted.value as Record<string, unknown>,
+  };
+}
