@@ -23,7 +23,10 @@ type Body =
  * fail a call; an answer without what a success of the operation carries (the required members of its output
  * schema, and its envelope's success code) always does, and says so.
  */
-export function interpretResponse<Op extends AnyOperation>(operation: CompiledOperation<Op>, res: RawResponse): Answer<Op> {
+export function interpretResponse<Op extends AnyOperation>(
+  operation: CompiledOperation<Op>,
+  res: RawResponse,
+): Answer<Op> {
   const body = readBody(operation, res);
   if (res.status < 200 || res.status >= 300) throw httpFailure(res, body);
   if (res.text.trim() === '') throw lacking(operation, res, 'an empty body');
