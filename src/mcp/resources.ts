@@ -13,11 +13,9 @@ import {
   targetsDoc,
   tokenizerLanguagesDoc,
 } from './reference-data.js';
+import { RPC_ERROR } from '../jsonrpc-errors.js';
 
 const JSON_TYPE = 'application/json';
-
-/** MCP's "resource not found" error code. */
-const RESOURCE_NOT_FOUND = -32002;
 
 interface StaticResource {
   name: string;
@@ -141,12 +139,12 @@ export function registerResources(
     if (fixed) return json(uri, fixed.doc());
     const rest = uri.startsWith(PAIRS_PREFIX) ? uri.slice(PAIRS_PREFIX.length) : '';
     if (rest === '' || rest.includes('/'))
-      throw new ProtocolError(RESOURCE_NOT_FOUND, `Resource ${uri} not found`, { uri });
+      throw new ProtocolError(RPC_ERROR.ResourceNotFound, `Resource ${uri} not found`, { uri });
     const source = decoded(rest);
     const doc = targetsDoc(source);
     if (!doc) {
       throw new ProtocolError(
-        RESOURCE_NOT_FOUND,
+        RPC_ERROR.ResourceNotFound,
         `Unknown source language "${source}" in ${uri}: use one of ${LANGUAGE_CODES.join(', ')} ` +
           '(auto is not a language; with auto any of them can be a target).',
         { uri },

@@ -1,6 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 import { readLimited } from '../util/read-body.js';
-import { INVALID_REQUEST, invalidMessage, unreadableMessage, type RpcError } from './jsonrpc-check.js';
+import { invalidMessage, unreadableMessage, type RpcError } from './jsonrpc-check.js';
+import { RPC_ERROR } from '../jsonrpc-errors.js';
 
 export type BodyResult =
   | { kind: 'json'; value: unknown }
@@ -55,7 +56,7 @@ const VERSION_WITHOUT_HEADER = '2025-03-26';
 export function invalidBody(body: unknown, protocolVersion: string | undefined): RpcError | undefined {
   const check = (message: unknown) => invalidMessage(message) ?? unreadableMessage(message);
   if (!Array.isArray(body) || (protocolVersion ?? VERSION_WITHOUT_HEADER) >= NO_BATCHES_FROM) return check(body);
-  if (body.length === 0) return { code: INVALID_REQUEST, message: 'Invalid Request: an empty batch' };
+  if (body.length === 0) return { code: RPC_ERROR.InvalidRequest, message: 'Invalid Request: an empty batch' };
   for (const [index, message] of body.entries()) {
     const error = check(message);
     if (error) return { ...error, message: `${error.message} (message ${index + 1} of the batch)` };

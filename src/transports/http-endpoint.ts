@@ -12,6 +12,7 @@ import type { SessionStore } from './http-sessions.js';
 import type { Narrowing } from '../mcp/tool-policy.js';
 import { isModernRequest, perRequestHandler } from './http-per-request.js';
 import { LegacyWire } from './legacy-wire.js';
+import { RPC_ERROR } from '../jsonrpc-errors.js';
 
 /**
  * The MCP endpoint (`/mcp`) once a request has passed the security checks: reads and parses the body
@@ -91,7 +92,7 @@ export function mcpEndpoint(
     notes.refused = 'method';
     const allow = options.stateless ? 'POST' : 'GET, POST, DELETE';
     const why = options.stateless ? ' (stateless mode: no standalone stream, no sessions)' : '';
-    sendRpcError(res, 405, -32000, `Method not allowed${why}`, { Allow: allow });
+    sendRpcError(res, 405, RPC_ERROR.ServerError, `Method not allowed${why}`, { Allow: allow });
   }
 
   async function post(
@@ -102,7 +103,12 @@ export function mcpEndpoint(
   ): Promise<void> {
     if (!isJsonContentType(req.headers['content-type'])) {
       notes.refused = 'content_type';
-      return sendRpcError(res, 415, -32000, 'Unsupported Media Type: Content-Type must be application/json');
+      return sendRpcError(
+        res,
+        415,
+        RPC_ERROR.ServerError,
+        'Unsupported Media Type: Content-Type must be application/json',
+      );
     }
     const body = await readJsonBody(req, options.maxBodyBytes, options.requestTimeoutMs);
     if (body.kind === 'aborted') return void res.destroy();
@@ -112,7 +118,7 @@ export function mcpEndpoint(
       sendRpcError(
         res,
         408,
-        -32000,
+        RPC_ERROR.ServerError,
         `Request Timeout: the body did not arrive within ${options.requestTimeoutMs} ms (SVC_MCP_REQUEST_TIMEOUT_MS)`,
       );
       // The rest of the body is not waited for: the connection ends once the answer is out.
@@ -125,13 +131,13 @@ export function mcpEndpoint(
       return sendRpcError(
         res,
         413,
-        -32000,
+        RPC_ERROR.ServerError,
         `Payload Too Large: request body over ${options.maxBodyBytes} bytes (SVC_MCP_MAX_BODY_BYTES)`,
       );
     }
     if (body.kind === 'invalid-json') {
       notes.refused = 'parse_error';
-      return sendRpcError(res, 400, -32700, 'Parse error: invalid JSON');
+      return sendRpcError(res, 400, RPC_ERROR.ParseError, 'Parse error: invalid JSON');
     }
     const invalid = invalidBody(body.value, single(req.headers['mcp-protocol-version']));
     if (invalid) {
@@ -148,7 +154,7 @@ export function mcpEndpoint(
     const narrowed = narrowingFrom(req.headersDistinct);
     if (!narrowed.ok) {
       notes.refused = 'narrowing';
-      return sendRpcError(res, 400, -32602, `Bad Request: ${narrowed.message}`);
+      return sendRpcError(res, 400, RPC_ERROR.InvalidParams, `Bad Request: ${narrowed.message}`);
     }
     const modern = await isModernRequest(req, body.value);
     notes.era = modern ? '2026' : '2025';
@@ -156,7 +162,12 @@ export function mcpEndpoint(
     if (options.stateless) return statelessPost(req, res, body.value, narrowed.narrowing, client);
     if (!summary.initialize) {
       notes.refused = 'no_session';
-      return sendRpcError(res, 400, -32000, 'Bad Request: Mcp-Session-Id header is required (initialize first)');
+      return sendRpcError(
+        res,
+        400,
+        RPC_ERROR.ServerError,
+        'Bad Request: Mcp-Session-Id header is required (initialize first)',
+      );
     }
     return initialize(req, res, notes, body.value, narrowed.narrowing, client);
   }
@@ -190,7 +201,7 @@ export function mcpEndpoint(
       return sendRpcError(
         res,
         429,
-        -32000,
+        RPC_ERROR.ServerError,
         `Too many sessions from your address: at most ${options.maxSessionsPerClient} at once (SVC_MCP_MAX_SESSIONS_PER_CLIENT). ` +
           'End unused sessions (DELETE /mcp), or wait for an idle one to expire (SVC_MCP_SESSION_IDLE_MS).',
         { 'Retry-After': String(Math.ceil(sessions.retryAfterMs(client) / 1000)) },
@@ -201,7 +212,7 @@ export function mcpEndpoint(
       return sendRpcError(
         res,
         503,
-        -32000,
+        RPC_ERROR.ServerError,
         `Too many sessions: this server holds at most ${options.maxSessions} concurrent sessions (SVC_MCP_MAX_SESSIONS). ` +
           'End unused sessions (DELETE /mcp) or retry later.',
         { 'Retry-After': '5' },
@@ -259,12 +270,17 @@ export function mcpEndpoint(
     const id = sessionIdOf(req);
     if (id === undefined) {
       notes.refused = 'no_session';
-      return sendRpcError(res, 400, -32000, 'Bad Request: Mcp-Session-Id header is required');
+      return sendRpcError(res, 400, RPC_ERROR.ServerError, 'Bad Request: Mcp-Session-Id header is required');
     }
     const session = sessions.get(id);
     if (!session) {
       notes.refused = 'unknown_session';
-      return sendRpcError(res, 404, -32001, 'Session not found (unknown, ended or expired): initialize a new session');
+      return sendRpcError(
+        res,
+        404,
+        RPC_ERROR.SessionNotFound,
+        'Session not found (unknown, ended or expired): initialize a new session',
+      );
     }
     // Back-pressure: no new work for a client that does not read what it already has (its notifications and
     // responses still pass: a cancellation can only help). The process-wide cap of calls is in Calls.
@@ -274,7 +290,7 @@ export function mcpEndpoint(
       return sendRpcError(
         res,
         503,
-        -32000,
+        RPC_ERROR.ServerError,
         `Service Unavailable: this session's earlier responses hold ${unread} unread bytes, over ${options.maxUnreadBytes} ` +
           '(SVC_MCP_MAX_UNREAD_BYTES): read them before sending more requests',
         { 'Retry-After': '1' },

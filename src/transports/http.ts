@@ -17,6 +17,7 @@ import {
 } from './http-security.js';
 import { SessionStore } from './http-sessions.js';
 import { finishInFlight } from './shutdown.js';
+import { RPC_ERROR } from '../jsonrpc-errors.js';
 
 export interface HttpRuntime {
   log(line: string): void;
@@ -124,7 +125,7 @@ export async function startHttpServer(
       });
       handle(req, res, notes).catch((error: unknown) => {
         log({ event: 'http_error', message: (error as Error)?.message ?? String(error) });
-        if (!res.headersSent) sendRpcError(res, 500, -32603, 'Internal error');
+        if (!res.headersSent) sendRpcError(res, 500, RPC_ERROR.InternalError, 'Internal error');
         else res.destroy();
       });
     },
@@ -156,21 +157,26 @@ export async function startHttpServer(
     if (draining) {
       notes.refused = 'shutting_down';
       res.setHeader('Connection', 'close');
-      return sendRpcError(res, 503, -32000, 'Server is shutting down');
+      return sendRpcError(res, 503, RPC_ERROR.ServerError, 'Server is shutting down');
     }
     if (!hostAllowed(policy, req.headers.host)) {
       notes.refused = 'host';
       return sendRpcError(
         res,
         403,
-        -32000,
+        RPC_ERROR.ServerError,
         'Forbidden: Host header not allowed (DNS rebinding protection; see SVC_MCP_ALLOWED_HOSTS)',
       );
     }
     const origin = req.headers.origin;
     if (!originAllowed(policy, origin)) {
       notes.refused = 'origin';
-      return sendRpcError(res, 403, -32000, 'Forbidden: Origin not allowed (see SVC_MCP_ALLOWED_ORIGINS)');
+      return sendRpcError(
+        res,
+        403,
+        RPC_ERROR.ServerError,
+        'Forbidden: Origin not allowed (see SVC_MCP_ALLOWED_ORIGINS)',
+      );
     }
     const cors = corsHeaders(policy, origin);
     for (const [name, value] of Object.entries(cors)) res.setHeader(name, value);
@@ -188,7 +194,7 @@ export async function startHttpServer(
         return sendRpcError(
           res,
           429,
-          -32000,
+          RPC_ERROR.ServerError,
           `Too many failed token attempts from your address: retry in ${seconds} s`,
           { 'Retry-After': String(seconds) },
         );
@@ -202,14 +208,20 @@ export async function startHttpServer(
           result === 'missing'
             ? 'Bearer realm="svc-platform-mcp"'
             : 'Bearer realm="svc-platform-mcp", error="invalid_token"';
-        return sendRpcError(res, 401, -32001, 'Unauthorized: send Authorization: Bearer <SVC_MCP_AUTH_TOKEN>', {
-          'WWW-Authenticate': challenge,
-        });
+        return sendRpcError(
+          res,
+          401,
+          RPC_ERROR.Unauthorized,
+          'Unauthorized: send Authorization: Bearer <SVC_MCP_AUTH_TOKEN>',
+          {
+            'WWW-Authenticate': challenge,
+          },
+        );
       }
     }
     if (path !== MCP_PATH) {
       notes.refused = 'path';
-      return sendRpcError(res, 404, -32000, `Not found: MCP is served at ${MCP_PATH}`);
+      return sendRpcError(res, 404, RPC_ERROR.ServerError, `Not found: MCP is served at ${MCP_PATH}`);
     }
     return endpoint(req, res, notes, client);
   }

@@ -1,4 +1,5 @@
 import { specTypeSchemas } from '@modelcontextprotocol/server';
+import { RPC_ERROR } from '../jsonrpc-errors.js';
 
 /** The SDK's own schema of a message (core's export would load a second copy of the SDK's schemas at start-up). */
 const readable = (message: unknown) => !specTypeSchemas.JSONRPCMessage['~standard'].validate(message).issues;
@@ -12,9 +13,6 @@ export interface RpcError {
   message: string;
 }
 
-export const PARSE_ERROR = -32700;
-export const INVALID_REQUEST = -32600;
-
 /** The error answer of a message that cannot be answered with its own id (JSON-RPC: id null). */
 export function errorAnswer(error: RpcError): string {
   return JSON.stringify({ jsonrpc: '2.0', id: null, error });
@@ -22,7 +20,7 @@ export function errorAnswer(error: RpcError): string {
 
 /** Undefined when the message may go on; otherwise the error to answer with (id null). */
 export function invalidMessage(message: unknown): RpcError | undefined {
-  const invalid = (why: string): RpcError => ({ code: INVALID_REQUEST, message: `Invalid Request: ${why}` });
+  const invalid = (why: string): RpcError => ({ code: RPC_ERROR.InvalidRequest, message: `Invalid Request: ${why}` });
   if (Array.isArray(message))
     return invalid('batches are not supported (MCP 2025-06-18 removed them): send one message per line or request');
   if (typeof message !== 'object' || message === null) return invalid('a message must be a JSON object');
@@ -45,7 +43,7 @@ const validId = (id: unknown) => typeof id === 'string' || (typeof id === 'numbe
 export function unreadableMessage(message: unknown): RpcError | undefined {
   if (plainRequest(message) || readable(message)) return undefined;
   return {
-    code: INVALID_REQUEST,
+    code: RPC_ERROR.InvalidRequest,
     message:
       'Invalid Request: not a request, notification or response of MCP ' +
       '("params" and "result" must be objects; no members other than jsonrpc, id, method, params, result, error)',

@@ -1,7 +1,5 @@
 import type { JSONRPCMessage, MessageExtraInfo, Transport, TransportSendOptions } from '@modelcontextprotocol/server';
-
-const INVALID_PARAMS = -32602;
-const RESOURCE_NOT_FOUND_2025 = -32002;
+import { RPC_ERROR } from '../jsonrpc-errors.js';
 
 /**
  * A message as the 2025 revisions spell it. Resource not found is -32002 there and -32602 in 2026-07-28; the SDK
@@ -9,10 +7,10 @@ const RESOURCE_NOT_FOUND_2025 = -32002;
  */
 export function toLegacyWire(message: JSONRPCMessage): JSONRPCMessage {
   const error = (message as { error?: { code?: unknown; data?: unknown } }).error;
-  if (error?.code !== INVALID_PARAMS) return message;
+  if (error?.code !== RPC_ERROR.InvalidParams) return message;
   const data = error.data as Record<string, unknown> | undefined;
   if (typeof data?.uri !== 'string' || Object.keys(data).length !== 1) return message;
-  return { ...message, error: { ...error, code: RESOURCE_NOT_FOUND_2025 } } as JSONRPCMessage;
+  return { ...message, error: { ...error, code: RPC_ERROR.ResourceNotFound } } as JSONRPCMessage;
 }
 
 /** A 2025 transport whose answers go out in the 2025 spelling (see toLegacyWire); everything else passes through. */

@@ -1,13 +1,7 @@
 import { Transform, type TransformCallback, type Writable } from 'node:stream';
 import type { JSONRPCMessage } from '@modelcontextprotocol/server';
-import {
-  INVALID_REQUEST,
-  PARSE_ERROR,
-  errorAnswer,
-  invalidMessage,
-  unreadableMessage,
-  type RpcError,
-} from './jsonrpc-check.js';
+import { errorAnswer, invalidMessage, unreadableMessage, type RpcError } from './jsonrpc-check.js';
+import { RPC_ERROR } from '../jsonrpc-errors.js';
 
 /**
  * The longest line (one message) read from stdin, newline excluded: the SDK's own read buffer is 10 MiB, and a
@@ -113,7 +107,7 @@ export function checkLine(line: Buffer): LineVerdict {
     return {
       kind: 'answer',
       reason: 'parse_error',
-      answer: errorAnswer({ code: PARSE_ERROR, message: `Parse error: ${why}` }),
+      answer: errorAnswer({ code: RPC_ERROR.ParseError, message: `Parse error: ${why}` }),
     };
   }
   const invalid = invalidMessage(message);
@@ -135,7 +129,7 @@ export function checkLine(line: Buffer): LineVerdict {
 /** The answer to a line over the limit, which is not read and so has no id (null). */
 function tooLargeAnswer(bytes: number, maxLineBytes: number): string {
   return errorAnswer({
-    code: INVALID_REQUEST,
+    code: RPC_ERROR.InvalidRequest,
     message: `Invalid Request: a line of ${bytes} bytes is over ${maxLineBytes} bytes, the largest message read over stdio; it was discarded unread`,
   });
 }
@@ -146,7 +140,10 @@ export function answerTo(id: RequestId, error: RpcError): string {
 }
 
 /** Answers requests once the server is shutting down (signal): their work would be cut off. */
-const SHUTTING_DOWN: RpcError = { code: -32000, message: 'Server is shutting down: the request was not handled' };
+const SHUTTING_DOWN: RpcError = {
+  code: RPC_ERROR.ServerError,
+  message: 'Server is shutting down: the request was not handled',
+};
 
 export interface LineFilterOptions {
   /** stdout: where the transport writes, and where the filter answers the lines it does not pass on. */

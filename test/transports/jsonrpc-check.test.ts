@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { INVALID_REQUEST, errorAnswer, invalidMessage } from '../../src/transports/jsonrpc-check.js';
+import { errorAnswer, invalidMessage } from '../../src/transports/jsonrpc-check.js';
 
 describe('invalidMessage', () => {
   it('lets requests, notifications and responses with string or integer ids through', () => {
@@ -24,7 +24,7 @@ describe('invalidMessage', () => {
     ['id true', { jsonrpc: '2.0', id: true, method: 'ping' }, /"id"/],
   ])('refuses %s as an invalid request', (_, message, why) => {
     const error = invalidMessage(message);
-    expect(error?.code).toBe(INVALID_REQUEST);
+    expect(error?.code).toBe(-32600);
     expect(error?.message).toMatch(why);
   });
 
