@@ -1,4 +1,4 @@
-import { Server } from '@modelcontextprotocol/server';
+import { Server, type Transport } from '@modelcontextprotocol/server';
 import { CATALOGUE } from './catalogue/catalogue.js';
 import { ConfigError, type Config } from './config.js';
 import { CREDENTIAL_HEADERS } from './upstream/auth.js';
@@ -21,6 +21,7 @@ import { serverInstructions } from './mcp/instructions.js';
 import { isEnabled, narrow, type Narrowing, type ToolPolicy } from './mcp/tool-policy.js';
 import { registerTools, type ToolHandler } from './mcp/tool-registry.js';
 import { WORKFLOW_TOOL_NAME, translateAndSummarizeTool } from './mcp/workflow-tool.js';
+import { OutgoingWire, redactMessage } from './outgoing-wire.js';
 import { SERVER_DESCRIPTION, SERVER_NAME, SERVER_VERSION } from './version.js';
 import { serverIcons } from './mcp/icons.js';
 
@@ -79,6 +80,7 @@ export function createServerFactory(config: Config, deps: ServerDeps): ServerFac
     confirmDestructive: config.safety.confirmDestructive,
   };
   const codec = confirmationCodec(config.safety.stateKey);
+  const egress = (message: Parameters<Transport['send']>[0]) => redactMessage(frame.redactor, message);
   // Each operation compiled once, here: every stage of every call gets its compiled form.
   const defaultRegion = config.streamingRegion;
   const compiled = new Map(CATALOGUE.map((op) => [op, compileOperation(op, { defaultRegion })]));
@@ -123,7 +125,7 @@ export function createServerFactory(config: Config, deps: ServerDeps): ServerFac
     const policy = narrow(processPolicy, narrowing);
     // The low-level Server, not McpServer: see mcp/tool-registry.ts for why, with the figure. Prompts and resources
     // follow it, since their listings too depend on the client (they name only the tools it can see).
-    const server = new Server(identity, {
+    const server = new FilteredServer(egress, identity, {
       capabilities: { tools: { listChanged: false }, logging: {} },
       instructions: narrowing ? instructionsFor(policy) : processInstructions,
       jsonSchemaValidator,
@@ -148,4 +150,23 @@ export function createServerFactory(config: Config, deps: ServerDeps): ServerFac
     return server;
   };
   return Object.assign(factory, { calls: frame.calls });
+}
+
+/**
+ * The SDK's low-level server, whose every outgoing message passes the egress filter: whichever transport it is
+ * connected to (stdio, a 2025 session, a stateless or a 2026-07-28 per-request one, which the SDK connects itself).
+ */
+type Rewrite = ConstructorParameters<typeof OutgoingWire>[1];
+
+class FilteredServer extends Server {
+  readonly #egress: Rewrite;
+
+  constructor(egress: Rewrite, ...args: ConstructorParameters<typeof Server>) {
+    super(...args);
+    this.#egress = egress;
+  }
+
+  override connect(transport: Transport): Promise<void> {
+    return super.connect(new OutgoingWire(transport, this.#egress));
+  }
 }

@@ -11,7 +11,7 @@ import { summariseRpc, type RequestNotes } from './http-request-log.js';
 import type { SessionStore } from './http-sessions.js';
 import type { Narrowing } from '../mcp/tool-policy.js';
 import { isModernRequest, perRequestHandler } from './http-per-request.js';
-import { LegacyWire } from './legacy-wire.js';
+import { OutgoingWire, toLegacyWire } from '../outgoing-wire.js';
 import { RPC_ERROR } from '../jsonrpc-errors.js';
 
 /**
@@ -23,7 +23,7 @@ export interface McpSession {
   server: Server;
   transport: NodeStreamableHTTPServerTransport;
   /** What the server is connected to: the transport, answering in the 2025 spelling. */
-  wire: LegacyWire<NodeStreamableHTTPServerTransport>;
+  wire: OutgoingWire<NodeStreamableHTTPServerTransport>;
   /** Its response streams still open (POST responses, the GET stream), for back-pressure. */
   responses: Set<ServerResponse>;
   close(): Promise<void>;
@@ -183,7 +183,7 @@ export function mcpEndpoint(
     const server = create({ narrowing, stateless: true, client });
     const transport = new NodeStreamableHTTPServerTransport({ sessionIdGenerator: undefined });
     res.once('close', () => void server.close().catch(() => {}));
-    await server.connect(new LegacyWire(transport));
+    await server.connect(new OutgoingWire(transport, toLegacyWire));
     await transport.handleRequest(req, res, body);
   }
 
@@ -250,7 +250,7 @@ export function mcpEndpoint(
       onsessioninitialized: (id) => onInitialized(id, session),
       onsessionclosed: (id) => sessions.remove(id),
     });
-    const wire = new LegacyWire(transport);
+    const wire = new OutgoingWire(transport, toLegacyWire);
     const session: McpSession = { server, transport, wire, responses: new Set(), close: () => server.close() };
     // Set before connect, which chains its own handler after this one.
     wire.onclose = () => {

@@ -3,7 +3,7 @@ import type { JSONRPCMessage, Transport } from '@modelcontextprotocol/server';
 import { serveStdio as serveBothEras } from '@modelcontextprotocol/server/stdio';
 import type { Calls } from '../call/admission.js';
 import type { ServerFactory } from '../server.js';
-import { toLegacyWire } from './legacy-wire.js';
+import { toLegacyWire } from '../outgoing-wire.js';
 import { finishInFlight, until } from './shutdown.js';
 import { LineFilter, STDIO_MAX_LINE_BYTES, afterDrain, type RequestId } from './stdio-lines.js';
 

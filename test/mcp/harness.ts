@@ -9,7 +9,7 @@ import { parseCommand } from '../../src/config.js';
 import { startSandbox, type Sandbox } from '../../src/sandbox/index.js';
 import { sandboxConfig } from '../../src/sandbox/launch.js';
 import { createServerFactory } from '../../src/server.js';
-import { LegacyWire } from '../../src/transports/legacy-wire.js';
+import { OutgoingWire, toLegacyWire } from '../../src/outgoing-wire.js';
 
 export interface Harness {
   client: Client;
@@ -51,7 +51,7 @@ export async function connect(options: ConnectOptions = {}): Promise<Harness> {
   );
   if (options.elicit) client.setRequestHandler(ElicitRequestSchema, (request) => options.elicit!(request));
   // As every 2025 transport of the server does: answers in the 2025 spelling.
-  await server.connect(new LegacyWire(serverTransport));
+  await server.connect(new OutgoingWire(serverTransport, toLegacyWire));
   await client.connect(clientTransport);
   return {
     client,

@@ -1,0 +1,90 @@
+import type { JSONRPCMessage, MessageExtraInfo, Transport, TransportSendOptions } from '@modelcontextprotocol/server';
+import { RPC_ERROR } from './jsonrpc-errors.js';
+import type { Redactor } from './util/redact.js';
+
+/**
+ * A transport whose outgoing messages pass `rewrite` first; everything else passes through untouched, the optional
+ * members of the SDK's Transport included (a per-request transport's stream, the versions it may negotiate).
+ */
+export class OutgoingWire<T extends Transport = Transport> implements Transport {
+  onclose?: () => void;
+  onerror?: (error: Error) => void;
+  onmessage?: (message: JSONRPCMessage, extra?: MessageExtraInfo) => void;
+  readonly inner: T;
+  readonly #rewrite: (message: JSONRPCMessage) => JSONRPCMessage;
+
+  constructor(inner: T, rewrite: (message: JSONRPCMessage) => JSONRPCMessage) {
+    this.inner = inner;
+    this.#rewrite = rewrite;
+    inner.onclose = () => this.onclose?.();
+    inner.onerror = (error) => this.onerror?.(error);
+    inner.onmessage = (message, extra) => this.onmessage?.(message, extra);
+  }
+
+  get sessionId(): string | undefined {
+    return this.inner.sessionId;
+  }
+
+  get hasPerRequestStream(): boolean | undefined {
+    return this.inner.hasPerRequestStream;
+  }
+
+  setProtocolVersion(version: string): void {
+    this.inner.setProtocolVersion?.(version);
+  }
+
+  setSupportedProtocolVersions(versions: string[]): void {
+    this.inner.setSupportedProtocolVersions?.(versions);
+  }
+
+  start(): Promise<void> {
+    return this.inner.start();
+  }
+
+  close(): Promise<void> {
+    return this.inner.close();
+  }
+
+  send(message: JSONRPCMessage, options?: TransportSendOptions): Promise<void> {
+    return this.inner.send(this.#rewrite(message), options);
+  }
+}
+
+/**
+ * The egress filter of JSON-RPC messages: every result, error, log and progress notification, elicitation and SSE
+ * event a server sends is written out from one of these, so each passes here, cleaned of every configured secret (the
+ * redactor knows them all, not one call's). An upstream's answer was already cleaned on arrival with the call's own
+ * signatures too, before anything was cut from it; this is the guarantee of the channel. A message that holds no
+ * secret goes out as it came.
+ */
+export function redactMessage(redactor: Redactor, message: JSONRPCMessage): JSONRPCMessage {
+  const raw = JSON.stringify(message);
+  const clean = redactor.redact(raw);
+  if (clean === raw) return message;
+  try {
+    return JSON.parse(clean) as JSONRPCMessage;
+  } catch {
+    // A redaction that broke the JSON (it cannot, by how the redactor cuts, but the channel must not depend on it):
+    // each string is cleaned on its own.
+    return cleanStrings(message, redactor) as JSONRPCMessage;
+  }
+}
+
+function cleanStrings(value: unknown, redactor: Redactor): unknown {
+  if (typeof value === 'string') return redactor.redact(value);
+  if (Array.isArray(value)) return value.map((item) => cleanStrings(item, redactor));
+  if (typeof value !== 'object' || value === null) return value;
+  return Object.fromEntries(Object.entries(value).map(([k, v]) => [redactor.redact(k), cleanStrings(v, redactor)]));
+}
+
+/**
+ * A message as the 2025 revisions spell it. Resource not found is -32002 there and -32602 in 2026-07-28; the SDK
+ * sends -32602 in both eras, so a 2025 answer that carries the unknown URI (and nothing else) gets its own code.
+ */
+export function toLegacyWire(message: JSONRPCMessage): JSONRPCMessage {
+  const error = (message as { error?: { code?: unknown; data?: unknown } }).error;
+  if (error?.code !== RPC_ERROR.InvalidParams) return message;
+  const data = error.data as Record<string, unknown> | undefined;
+  if (typeof data?.uri !== 'string' || Object.keys(data).length !== 1) return message;
+  return { ...message, error: { ...error, code: RPC_ERROR.ResourceNotFound } } as JSONRPCMessage;
+}
