@@ -4,8 +4,12 @@ import type { OperationInput } from '../catalogue/types.js';
 import { invalidArguments } from '../upstream/failure.js';
 import { refusal } from './validation.js';
 
-/** Keys that would reach an object's prototype in a JavaScript upstream: never forwarded, at any depth. */
-const PROTOTYPE_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
+/** Keys that would reach an object's prototype in a JavaScript upstream: refused, at any depth. */
+export const PROTOTYPE_KEYS: ReadonlySet<string> = new Set(['__proto__', 'constructor', 'prototype']);
+
+/** The refusal of a prototype key, the transports' and this stage's alike. */
+export const prototypeKeyRule = (path: string) =>
+  `${path}: refused: a key that names an object's prototype is never forwarded (rename or remove it)`;
 
 /**
  * Deeper than this, arguments are refused: no operation of the spec takes anything near it, and a deep value costs
@@ -68,26 +72,28 @@ function takeSafetyArgs(
  * - `null` in an optional argument means "not given" (strict function calling makes every optional field nullable,
  *   and many clients pass the `null` on), at any depth of the spec's own objects;
  * - the operation's `upperCase` arguments are upper-cased (E5's coordinate codes, which the spec writes both ways);
- * - keys that reach a prototype are dropped everywhere, so that none is forwarded upstream;
+ * - keys that reach a prototype are refused, at any depth, so that none is forwarded upstream;
  * - nesting deeper than MAX_ARGUMENT_DEPTH is refused.
  * Copies; never changes what it was given.
  */
 export function normaliseArguments(operation: CompiledOperation, raw: unknown): unknown {
-  const clean = withoutPrototypeKeys(raw, 0);
+  const clean = withoutPrototypeKeys(raw, 0, 'arguments');
   if (typeof clean !== 'object' || clean === null || Array.isArray(clean)) return clean;
   const args = dropNulls(operation.input, clean as Record<string, unknown>);
   operation.normalise(args);
   return args;
 }
 
-function withoutPrototypeKeys(value: unknown, depth: number): unknown {
+function withoutPrototypeKeys(value: unknown, depth: number, path: string): unknown {
   if (depth > MAX_ARGUMENT_DEPTH)
     throw invalidArguments([`arguments: nested deeper than ${MAX_ARGUMENT_DEPTH} levels`]);
-  if (Array.isArray(value)) return value.map((item) => withoutPrototypeKeys(item, depth + 1));
+  if (Array.isArray(value)) return value.map((item, i) => withoutPrototypeKeys(item, depth + 1, `${path}.${i}`));
   if (typeof value !== 'object' || value === null) return value;
   const out: Record<string, unknown> = {};
   for (const [key, child] of Object.entries(value)) {
-    if (!PROTOTYPE_KEYS.has(key)) out[key] = withoutPrototypeKeys(child, depth + 1);
+    const at = path === 'arguments' ? key : `${path}.${key}`;
+    if (PROTOTYPE_KEYS.has(key)) throw invalidArguments([prototypeKeyRule(at)]);
+    out[key] = withoutPrototypeKeys(child, depth + 1, at);
   }
   return out;
 }

@@ -1,6 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import { readLimited } from '../util/read-body.js';
-import { invalidMessage, unreadableMessage, type RpcError } from './jsonrpc-check.js';
+import { invalidMessage, prototypeKeyIn, tooDeep, unreadableMessage, type RpcError } from './jsonrpc-check.js';
 import { RPC_ERROR } from '../jsonrpc-errors.js';
 
 export type BodyResult =
@@ -54,7 +54,9 @@ const VERSION_WITHOUT_HEADER = '2025-03-26';
  * messages is checked and one invalid message refuses the whole batch (nothing of it is handled).
  */
 export function invalidBody(body: unknown, protocolVersion: string | undefined): RpcError | undefined {
-  const check = (message: unknown) => invalidMessage(message) ?? unreadableMessage(message);
+  const check = (message: unknown) => invalidMessage(message) ?? unreadableMessage(message) ?? prototypeKeyIn(message);
+  const deep = tooDeep(body);
+  if (deep) return deep;
   if (!Array.isArray(body) || (protocolVersion ?? VERSION_WITHOUT_HEADER) >= NO_BATCHES_FROM) return check(body);
   if (body.length === 0) return { code: RPC_ERROR.InvalidRequest, message: 'Invalid Request: an empty batch' };
   for (const [index, message] of body.entries()) {

@@ -1,4 +1,5 @@
 import { specTypeSchemas } from '@modelcontextprotocol/server';
+import { PROTOTYPE_KEYS, prototypeKeyRule } from '../call/arguments.js';
 import { RPC_ERROR } from '../jsonrpc-errors.js';
 
 /** The SDK's own schema of a message (core's export would load a second copy of the SDK's schemas at start-up). */
@@ -30,6 +31,62 @@ export function invalidMessage(message: unknown): RpcError | undefined {
   if (!('method' in m) && !isResponse) return invalid('a message needs a "method" (or a "result" or "error")');
   if ('method' in m && typeof m.method !== 'string') return invalid('"method" must be a string');
   if ('id' in m && !validId(m.id)) return invalid('"id" must be a string or an integer (MCP allows no null id)');
+  return undefined;
+}
+
+/**
+ * Deeper than this, a message is refused before anything parses it further: no MCP message comes near it, and the
+ * arguments stage refuses arguments deeper than 32 levels by name, as a tool error, below it.
+ */
+export const MAX_MESSAGE_DEPTH = 256;
+
+/**
+ * A message nested deeper than MAX_MESSAGE_DEPTH: refused as an invalid request (the SDK's schemas recurse, and a
+ * request thousands of levels deep ended in HTTP 500). An iterative walk, bounded by the message's size.
+ */
+export function tooDeep(message: unknown): RpcError | undefined {
+  const stack: [unknown, number][] = [[message, 1]];
+  while (stack.length > 0) {
+    const [node, depth] = stack.pop()!;
+    if (typeof node !== 'object' || node === null) continue;
+    if (depth > MAX_MESSAGE_DEPTH) {
+      return {
+        code: RPC_ERROR.InvalidRequest,
+        message: `Invalid Request: the message is nested deeper than ${MAX_MESSAGE_DEPTH} levels`,
+      };
+    }
+    for (const child of Object.values(node)) stack.push([child, depth + 1]);
+  }
+  return undefined;
+}
+
+/**
+ * A request whose arguments hold a key that names an object's prototype: the SDK's parser silently drops a
+ * `__proto__` at the top of `arguments`, so the call would run on other arguments than the client sent. Refused here,
+ * naming the key; the arguments stage refuses the same keys at any depth. The walk is bounded by the line or body
+ * size, and stops at the first key found.
+ */
+export function prototypeKeyIn(message: unknown): RpcError | undefined {
+  const params = (message as { params?: unknown }).params;
+  if (!isPlainObject(params) || !('arguments' in params)) return undefined;
+  const found = findPrototypeKey(params.arguments, 'arguments');
+  if (found === undefined) return undefined;
+  return {
+    code: RPC_ERROR.InvalidParams,
+    message: `Invalid params: ${prototypeKeyRule(found)}`,
+  };
+}
+
+function findPrototypeKey(value: unknown, path: string): string | undefined {
+  const stack: [unknown, string][] = [[value, path]];
+  while (stack.length > 0) {
+    const [node, at] = stack.pop()!;
+    if (typeof node !== 'object' || node === null) continue;
+    for (const key of Object.keys(node)) {
+      if (PROTOTYPE_KEYS.has(key)) return `${at}.${key}`;
+      stack.push([(node as Record<string, unknown>)[key], `${at}.${key}`]);
+    }
+  }
   return undefined;
 }
 

@@ -1,6 +1,13 @@
 import { Transform, type TransformCallback, type Writable } from 'node:stream';
 import type { JSONRPCMessage } from '@modelcontextprotocol/server';
-import { errorAnswer, invalidMessage, unreadableMessage, type RpcError } from './jsonrpc-check.js';
+import {
+  errorAnswer,
+  invalidMessage,
+  prototypeKeyIn,
+  tooDeep,
+  unreadableMessage,
+  type RpcError,
+} from './jsonrpc-check.js';
 import { RPC_ERROR } from '../jsonrpc-errors.js';
 
 /**
@@ -114,7 +121,7 @@ export function checkLine(line: Buffer): LineVerdict {
   if (invalid) return { kind: 'answer', reason: 'invalid_request', answer: errorAnswer(invalid) };
   const m = message as { id?: RequestId; method?: string };
   const requestId = m.method !== undefined && m.id !== undefined ? m.id : undefined;
-  const unreadable = unreadableMessage(message);
+  const unreadable = tooDeep(message) ?? unreadableMessage(message) ?? prototypeKeyIn(message);
   if (unreadable) {
     return {
       kind: 'answer',

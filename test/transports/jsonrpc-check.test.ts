@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { errorAnswer, invalidMessage } from '../../src/transports/jsonrpc-check.js';
+import {
+  MAX_MESSAGE_DEPTH,
+  errorAnswer,
+  invalidMessage,
+  prototypeKeyIn,
+  tooDeep,
+} from '../../src/transports/jsonrpc-check.js';
 
 describe('invalidMessage', () => {
   it('lets requests, notifications and responses with string or integer ids through', () => {
@@ -34,5 +40,30 @@ describe('invalidMessage', () => {
       id: null,
       error: { code: -32700, message: 'Parse error' },
     });
+  });
+});
+
+describe('hostile shapes', () => {
+  const nested = (levels: number) => {
+    let value: unknown = 'x';
+    for (let i = 0; i < levels; i++) value = { a: value };
+    return { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 't', arguments: value } };
+  };
+
+  it('refuses a message nested deeper than MAX_MESSAGE_DEPTH, and only that', () => {
+    expect(tooDeep(nested(5_000))).toEqual({
+      code: -32600,
+      message: `Invalid Request: the message is nested deeper than ${MAX_MESSAGE_DEPTH} levels`,
+    });
+    expect(tooDeep(nested(MAX_MESSAGE_DEPTH - 3))).toBeUndefined();
+  });
+
+  it('names a prototype key anywhere in the arguments, the top level included', () => {
+    const call = (args: string) =>
+      JSON.parse(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"t","arguments":${args}}}`);
+    expect(prototypeKeyIn(call('{"__proto__":{"a":1}}'))?.message).toMatch(/^Invalid params: arguments\.__proto__: /);
+    expect(prototypeKeyIn(call('{"a":[{"constructor":1}]}'))?.message).toMatch(/arguments\.a\.0\.constructor/);
+    expect(prototypeKeyIn(call('{"a":{"b":{"prototype":2}}}'))?.code).toBe(-32602);
+    expect(prototypeKeyIn(call('{"a":{"proto":1,"name":"constructor"}}'))).toBeUndefined();
   });
 });

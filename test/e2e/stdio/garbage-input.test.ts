@@ -69,10 +69,10 @@ it('answers every wrong value of every argument with a tool error, never a crash
   expect(good.isError).toBeFalsy();
 }, 60_000);
 
-it('takes a "__proto__" argument as nothing (the SDK drops it), and answers', async () => {
+it('refuses a "__proto__" argument, naming it, where the SDK would have dropped it: nothing is sent', async () => {
   upstream.reset();
-  upstream.setFallback({ body: { code: 0, message: 'SUCCESS', result: { serverImageList: [] } } });
-  const result = await server.call('streaming_list_server_images', JSON.parse('{"__proto__":{"generationCode":"G9"}}'));
-  expect(result.isError, JSON.stringify(result.content)).toBeFalsy();
-  expect(upstream.requests.at(-1)!.url).toBe('/api/v1/cluster/getClusterServerImageList');
+  await expect(
+    server.call('streaming_list_server_images', JSON.parse('{"__proto__":{"generationCode":"G9"}}')),
+  ).rejects.toThrow(/Invalid params: arguments\.__proto__: refused: a key that names an object's prototype/);
+  expect(upstream.requests).toHaveLength(0);
 });
