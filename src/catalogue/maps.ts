@@ -127,11 +127,8 @@ export const reverseGeocode = defineOperation({
           .optional()
           .meta({ description: 'Results in this order', default: 'legalcode,admcode' }),
         output: z.enum(['json', 'xml']).default('json').describe('xml comes back as text'),
-        callback: z
-          .string()
-          .regex(/^[A-Za-z_$][\w$.]{0,63}$/, 'must be a JavaScript identifier')
-          .optional()
-          .describe('JSONP name; json only'),
+        // The spec names no form for the callback: any name is sent, and the service decides.
+        callback: z.string().optional().describe('JSONP name; json only'),
       })
       .superRefine((args, ctx) => {
         if (args.callback !== undefined && args.output !== 'json') {

@@ -35,7 +35,7 @@ export const createCompletion = defineOperation({
       // The spec's sample uses LK-D2 and names no other model; any name is sent, and the service decides.
       model: pathSegment().default(TEXTGEN_MODEL),
       // The spec sets no length: these bounds are this server's (docs/tools.md, "Server limits").
-      text: z.string().min(1).max(SERVER_LIMITS.promptChars).describe("Prompt; max is this server's"),
+      text: z.string().max(SERVER_LIMITS.promptChars).describe("Prompt; max is this server's"),
       maxTokens: z.int().min(1).max(2048).default(100).describe('Max output tokens'),
       temperature: z.number().gt(0).max(1).default(0.5).describe('Randomness'),
       topK: z.int().min(0).max(128).default(0),

@@ -20,7 +20,8 @@ export const translateText = defineOperation({
       .strictObject({
         source: z.enum(SOURCE_CODES).describe('Source language, or auto to detect'),
         target: z.enum(LANGUAGE_CODES),
-        text: z.string().min(1),
+        // Required, with no minimum length in the spec: an empty text is sent, and the service decides.
+        text: z.string(),
         glossaryKey: z.string().optional().describe('Glossary ID'),
         replaceInfo: z.string().optional().describe('Substitution index'),
         honorific: z.boolean().optional().meta({ description: 'Polite forms', default: false }),
