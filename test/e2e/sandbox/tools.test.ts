@@ -182,6 +182,8 @@ describe('--sandbox with no environment', () => {
   it('E12 generates, honouring maxTokens', async () => {
     const out = await ok('textgen_create_completion', { text: 'Describe a data pipeline.', maxTokens: 5 });
     expect(out.result).toMatchObject({ stopReason: 'length', outputLength: 5 });
+    // Issue 26: what the agent gets says, as data, that no model wrote it.
+    expect((out.result as { simulated?: string }).simulated).toMatch(/^Simulated by the sandbox, not a language model/);
   });
 
   it('E13 adds an index but refuses to drop one', async () => {
