@@ -1,5 +1,6 @@
 import * as z from 'zod';
 import { OFF_SPEC_KEY } from '../catalogue/answers.js';
+import { HTTP_STATUS_LEADS } from '../catalogue/gateway-errors.js';
 import { decorate } from './decorate.js';
 import type { Answer, AnyOperation } from '../catalogue/types.js';
 import { GATEWAY_ERROR_CODES, RETRYABLE_GATEWAY_CODES, RETRYABLE_HTTP_STATUSES, ToolFailure } from './errors.js';
@@ -26,7 +27,7 @@ type Body =
  */
 export function interpretResponse<Op extends AnyOperation>(op: Op, res: RawResponse): Answer<Op> {
   const body = readBody(op, res);
-  if (res.status < 200 || res.status >= 300) throw httpFailure(res, body);
+  if (res.status < 200 || res.status >= 300) throw withStatusLead(res.status, httpFailure(res, body));
   if (res.text.trim() === '') throw lacking(op, res, 'an empty body');
 
   if (body.kind === 'malformed') {
@@ -217,6 +218,12 @@ function gatewayError(body: Json): ((status: number) => ToolFailure) | undefined
       `gateway error ${code}: ${said.replace(/\.$/, '')}.${details}${httpNote(status)}`,
       { httpStatus: status, upstreamCode: code, retryable: RETRYABLE_GATEWAY_CODES.has(code) || status === 429 },
     );
+}
+
+/** A status whose meaning the body may not say (409: conflict) comes first. */
+function withStatusLead(status: number, failure: ToolFailure): ToolFailure {
+  const lead = HTTP_STATUS_LEADS[status];
+  return lead ? failure.withMessage(`${lead} ${failure.message}`) : failure;
 }
 
 function httpFailure(res: RawResponse, body: Body): ToolFailure {
