@@ -24,7 +24,7 @@ export const createCompletion = defineOperation({
   id: 'E12',
   name: 'textgen_create_completion',
   title: 'Generate a text completion',
-  description: 'Generates a completion of a prompt with a text-generation model.',
+  description: 'Generates a completion of a prompt with a text-generation model; result.text starts with the prompt.',
   service: 'textgen',
   method: 'POST',
   path: '/testapp/v1/completions/{model}',
@@ -62,6 +62,11 @@ export const createCompletion = defineOperation({
         outputLength: maybeInteger(),
         inputTokens: maybeArray(z.string()),
         outputTokens: maybeArray(z.string()),
+        // The spec types probs as a Float and describes one per generated token: either is taken.
+        probs: z
+          .union([z.number(), z.array(z.number())])
+          .nullish()
+          .describe('Probability of each generated token being selected'),
         aiFilters: maybeArray(
           z.looseObject({
             groupName: maybeString(),

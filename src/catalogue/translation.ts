@@ -8,9 +8,9 @@ export const translateText = defineOperation({
   name: 'translation_translate_text',
   title: 'Translate text',
   description:
-    'Translates up to 5000 chars; where the direction supports spans, <span translate="no"> or <span ' +
-    'class="notranslate"> text stays as is, uncounted. Directions and support: ' +
-    'svc://translation/language-pairs. replaceInfo overrides glossaryKey.',
+    'Translates up to 5000 chars; directions: svc://translation/language-pairs. glossaryKey, replaceInfo (wins) and ' +
+    'span tags work on its pairs marked glossaryAndReplaceInfo: there <span translate="no"> or <span ' +
+    'class="notranslate"> text stays as is, uncounted.',
   service: 'translation',
   method: 'POST',
   path: '/nmt/v1/translation',

@@ -39,9 +39,9 @@ const STATIC_RESOURCES: readonly StaticResource[] = [
     name: 'tokenizer-languages',
     uri: 'svc://search/tokenizer-languages',
     title: 'Search tokenizer languages',
-    description: () =>
+    description: (tool) =>
       'The six morphological-analysis languages of the search service with their index processor (type, method, ' +
-      'option), usable as an index option when creating a search domain schema.',
+      `option), usable as an index option of a search domain's schema (${tool('search_update_schema', 'search schema edits')}).`,
     doc: tokenizerLanguagesDoc,
     service: 'search',
   },
@@ -62,7 +62,8 @@ const STATIC_RESOURCES: readonly StaticResource[] = [
     title: 'Reverse-geocoding coordinate systems',
     description: (tool) =>
       `The coordinate systems of ${tool('maps_reverse_geocode', 'reverse geocoding')} (sourcecrs/targetcrs): ` +
-      'EPSG:4326, EPSG:3857 and UTM-K (SVC:2048) with its projection parameters, and how coords are written.',
+      'EPSG:4326, EPSG:3857 and UTM-K (SVC:2048) with its projection parameters (which are not those of the ' +
+      'standard UTM-K, EPSG:5179: read the warning), and how coords are written.',
     doc: coordinateSystemsDoc,
     service: 'maps',
   },

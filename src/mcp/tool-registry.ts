@@ -10,6 +10,7 @@ import {
   type ServerContext,
   type Tool,
 } from '@modelcontextprotocol/server';
+import { withoutConfirmationWords } from '../catalogue/confirmation-words.js';
 import type { CallHooks, ToolOutcome } from '../gateway/pipeline.js';
 import { errorResult, type ToolResult } from '../gateway/tool-result.js';
 import { confirmHook, showsForms, type ConfirmationState } from './confirmation.js';
@@ -103,12 +104,19 @@ function progressFor(ctx: ServerContext): ToolHooks['progress'] {
   };
 }
 
-/** With confirmation turned off (--no-confirm), `confirm` means nothing and is not listed. */
+/**
+ * With confirmation turned off (--no-confirm), `confirm` means nothing and is not listed, and the description does not
+ * say how the user confirms.
+ */
 function withoutConfirm(tool: Tool): Tool {
   const properties = tool.inputSchema.properties;
   if (!properties || !('confirm' in properties)) return tool;
   const { confirm: _, ...rest } = properties;
-  return { ...tool, inputSchema: { ...tool.inputSchema, properties: rest } };
+  return {
+    ...tool,
+    description: tool.description === undefined ? undefined : withoutConfirmationWords(tool.description),
+    inputSchema: { ...tool.inputSchema, properties: rest },
+  };
 }
 
 /** The pipeline's result is an MCP tool result (text content, structured content): the same shape, typed by the SDK. */

@@ -118,7 +118,8 @@ describe('--sandbox with no environment', () => {
     expect(sea.status).toMatchObject({ code: 3 });
     const xml = await server.call('maps_reverse_geocode', { coords: '126.97843,37.56668', output: 'xml' });
     expect(xml.isError).toBeFalsy();
-    expect(xml.structuredContent).toBeUndefined();
+    // The output schema (issue 26) asks for structured content: it says where the answer is.
+    expect(xml.structuredContent).toEqual({ answeredAs: 'xml' });
     expect(textOf(xml)).toMatch(/^<\?xml/);
   });
 
