@@ -6,23 +6,25 @@ import type { ServiceId } from './types.js';
  * done. The server's instructions say these for the services it offers; the tools whose ids come from elsewhere say
  * it in their descriptions too.
  */
-export const NOT_OFFERED: Readonly<Partial<Record<ServiceId, { listsOrReads?: string; creates?: string }>>> = {
-  streaming: { listsOrReads: 'Kafka versions' },
-  dataflow: { listsOrReads: 'data-flow jobs' },
-  apigateway: { listsOrReads: 'existing method responses' },
-  datacatalog: { listsOrReads: 'catalogs or scanners' },
-  bigdata: { creates: 'a big-data app' },
-  recommendation: { listsOrReads: 'recommendation services' },
-  textgen: { listsOrReads: 'text-generation models' },
-  search: { listsOrReads: 'search domains or their schemas', creates: 'a search domain' },
-  kms: { listsOrReads: 'keys' },
+export const NOT_OFFERED: Readonly<
+  Partial<Record<ServiceId, { listsOrReads?: readonly string[]; creates?: readonly string[] }>>
+> = {
+  streaming: { listsOrReads: ['Kafka versions'] },
+  dataflow: { listsOrReads: ['data-flow jobs'] },
+  apigateway: { listsOrReads: ['existing method responses'] },
+  datacatalog: { listsOrReads: ['catalogs', 'scanners'] },
+  bigdata: { creates: ['a big-data app'] },
+  recommendation: { listsOrReads: ['recommendation services'] },
+  textgen: { listsOrReads: ['text-generation models'] },
+  search: { listsOrReads: ['search domains', 'search schemas'], creates: ['a search domain'] },
+  kms: { listsOrReads: ['keys'] },
 };
 
 /** One sentence of what the given services lack, or undefined when they lack nothing named here. */
 export function notOfferedWords(services: readonly ServiceId[]): string | undefined {
   const known = services.map((s) => NOT_OFFERED[s]).filter((gap) => gap !== undefined);
-  const reads = known.flatMap((gap) => (gap.listsOrReads ? [gap.listsOrReads] : []));
-  const creates = known.flatMap((gap) => (gap.creates ? [gap.creates] : []));
+  const reads = known.flatMap((gap) => gap.listsOrReads ?? []);
+  const creates = known.flatMap((gap) => gap.creates ?? []);
   const parts = [
     reads.length > 0 ? `no tool lists or reads ${listed(reads, 'or')}` : '',
     creates.length > 0 ? `none creates ${listed(creates, 'or')}` : '',
