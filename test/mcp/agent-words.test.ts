@@ -77,12 +77,16 @@ describe('what this server cannot do (point 8)', () => {
 
   it('the instructions name only what the enabled services lack', async () => {
     const narrow = await connect({ argv: ['--services', 'kms'] });
+    const maps = await connect({ argv: ['--services', 'maps'] });
     try {
       const text = narrow.client.getInstructions()!;
-      expect(text).toMatch(/keys/);
+      expect(text).toMatch(/No tool lists or reads keys: ask the user/);
       expect(text).not.toMatch(/Kafka|search domain|scanners/);
+      // Reverse geocoding needs no id from elsewhere: nothing to say.
+      expect(maps.client.getInstructions()).not.toMatch(/No tool|none creates/);
     } finally {
       await narrow.close();
+      await maps.close();
     }
   });
 
