@@ -130,7 +130,8 @@ export function registerResources(
         description:
           `The targets ${tool('translation_translate_text', 'the translation service')} sends one source language to,` +
           ' with what backs each direction and its ' +
-          'glossary/replaceInfo, span-tag and honorific support. source is a language code, e.g. ko, en, ja, zh-CN.',
+          'glossary/replaceInfo, span-tag and honorific support, and the notes of the whole resource. source is a ' +
+          'language code, e.g. ko, en, ja, zh-CN.',
         mimeType: JSON_TYPE,
         icons: serviceIcons('translation'),
       } satisfies ResourceTemplateType,
