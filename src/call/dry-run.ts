@@ -39,7 +39,7 @@ export function dryRunReply(request: OutgoingRequest): { json: object } {
 function noteOn(redacted: readonly string[]): string {
   const keys = redacted.filter((name) => name !== HEADER.signature);
   return [
-    'Nothing was sent.',
+    'Nothing was sent, and nothing upstream was checked: not whether the target exists, nor whether the call would succeed.',
     redacted.includes(HEADER.signature)
       ? `The signature (${HEADER.signature}) is redacted: a real send signs again, with a fresh timestamp ` +
         `(${HEADER.timestamp}), on each attempt.`

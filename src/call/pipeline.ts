@@ -90,7 +90,10 @@ export function callOperation(
     const deadline = await call.admit();
     const answer = await call.attempt(prepared, deadline);
     return {
-      reply: answer.kind === 'text' ? { text: answer.value } : { json: answer.value, paging: operation.paging },
+      reply:
+        answer.kind === 'text'
+          ? { text: answer.value, answeredAs: operation.answeredAs(args) }
+          : { json: answer.value, paging: operation.paging },
     };
   });
 }

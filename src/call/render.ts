@@ -6,7 +6,14 @@ import type { ToolResult } from './tool-result.js';
  * What a call answers, before it becomes a result: JSON (structured content, and the same JSON as text unless
  * `text` says it in words), or text alone (E5's XML). `paging` tells how to get what a shortened list left out.
  */
-export type Reply = { json: object; text?: string; paging?: string } | { text: string };
+export type Reply = { json: object; text?: string; paging?: string } | { text: string; answeredAs: TextForm };
+
+/** How a text answer was asked for (E5: `output: xml`, or a JSONP callback), or `text` when neither was. */
+export type TextForm = 'xml' | 'jsonp' | 'text';
+
+/** The member of a text answer's structured content that says its form: MCP wants structured content wherever an
+ * output schema is declared, and the answer itself is the text content. */
+export const ANSWERED_AS = 'answeredAs';
 
 const bytes = (text: string) => Buffer.byteLength(text, 'utf8');
 
@@ -18,8 +25,9 @@ const bytes = (text: string) => Buffer.byteLength(text, 'utf8');
  */
 export function render(reply: Reply, max: number): ToolResult {
   if (!('json' in reply)) {
-    const text = reply.text;
-    if (bytes(text) <= max) return { content: [{ type: 'text', text }] };
+    const { text } = reply;
+    const structuredContent = { [ANSWERED_AS]: reply.answeredAs };
+    if (bytes(text) <= max) return { content: [{ type: 'text', text }], structuredContent };
     const kept = Buffer.from(text, 'utf8')
       .subarray(0, max - 300)
       .toString('utf8')
@@ -32,6 +40,7 @@ export function render(reply: Reply, max: number): ToolResult {
           text: `Cut to fit SVC_MAX_RESULT_BYTES (${max}): ${kept.length} of ${text.length} characters shown.`,
         },
       ],
+      structuredContent,
     };
   }
   const structured = reply.json as Record<string, unknown>;

@@ -11,7 +11,7 @@ export const createMethodResponse = defineOperation({
   id: 'E6',
   name: 'apigateway_create_method_response',
   title: 'Add an API method response',
-  description: 'Adds a response to a method of an API resource in a gateway product.',
+  description: 'Adds a response to a method of an API resource in a gateway product. No tool reads method responses.',
   service: 'apigateway',
   method: 'POST',
   path: '/api/v1/products/{productId}/apis/{apiId}/resources/{resourceId}/methods/{methodName}/responses',
@@ -54,7 +54,7 @@ export const listProducts = defineOperation({
     z.strictObject({
       offset: long(0).optional().describe('First item; as a decimal string up to 2^63-1'),
       limit: long(1).optional().describe('Max items; as a decimal string up to 2^63-1'),
-      productName: z.string().max(100).optional().describe('Name filter'),
+      productName: z.string().max(100).optional().describe('Name filter; may match part of a name'),
       isPublished: z.boolean().optional(),
       subscriptionCode: z.enum(['PUBLIC', 'PROTECTED']).optional().describe('PROTECTED needs publisher approval'),
       hasDeployedStage: z.boolean().optional(),

@@ -40,6 +40,8 @@ export interface CompiledOperation<Op extends AnyOperation = AnyOperation> {
   readonly notSent: ReadonlySet<string>;
   /** `mayAnswerText`: the answer may be text (E5's XML or JSONP) rather than JSON. */
   readonly answersText: boolean;
+  /** `mayAnswerText`: the form a text answer was asked in (E5: `output: xml`, a callback), else `text`. */
+  answeredAs(args: Record<string, unknown>): 'xml' | 'jsonp' | 'text';
   /** `mayAnswerText`: what the request accepts (XML and JSONP must not be refused for an Accept header). */
   readonly accept: string;
   /** `arrayResultKey`: a bare JSON array answer, as the object structured content must be. */
@@ -100,6 +102,7 @@ export function compileOperation<Op extends AnyOperation>(op: Op, options: Compi
     },
     notSent: new Set(regionByArgument ? ['region'] : []),
     answersText: op.mayAnswerText === true,
+    answeredAs: (args) => (args.output === 'xml' ? 'xml' : typeof args.callback === 'string' ? 'jsonp' : 'text'),
     accept: op.mayAnswerText ? '*/*' : 'application/json',
     asObject: (parsed) => (key && Array.isArray(parsed) ? { [key]: parsed } : parsed),
     ...(op.envelope ? { envelope: { ...ENVELOPE_SUCCESS[op.envelope], kind: op.envelope } } : {}),

@@ -9,7 +9,7 @@ export const runScanner = defineOperation({
   id: 'E8',
   name: 'datacatalog_run_scanner',
   title: 'Run a data-catalog scanner',
-  description: 'Starts a new run of a data-catalog scanner on every call.',
+  description: 'Starts a new run of a data-catalog scanner on every call. No tool lists catalogs or scanners.',
   service: 'datacatalog',
   method: 'PUT',
   path: '/api/v1/catalogs/{catalogId}/scanners/{scannerId}/run-scanner',

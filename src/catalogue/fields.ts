@@ -51,14 +51,28 @@ export const streamingRegion = () =>
 /**
  * A 64-bit "Long" (E7): an integer up to 2^53-1 (where JSON numbers stop being exact, so the schema says so with
  * `maximum`), or a decimal string up to 2^63-1, sent verbatim; nothing is ever rounded. The range of the string is
- * checked only once its pattern holds, so no input reaches BigInt that it cannot read.
+ * checked only once its pattern holds, so no input reaches BigInt that it cannot read. A refusal is one line that says
+ * both forms: z.int() alone would report a number beyond 2^53-1 twice (its own safe range and the bound), and a value
+ * of neither form as a bare "Invalid input".
  */
 const INT64_MAX = 9223372036854775807n;
+const BOTH_FORMS = `a decimal string is accepted up to ${INT64_MAX}; as a JSON number, only up to 2^53-1, where numbers stop being exact`;
 export const long = (min: 0 | 1) =>
-  z.union([
-    z.int().min(min).max(Number.MAX_SAFE_INTEGER).meta(EXACT_BOUNDS),
-    z
-      .string()
-      .regex(min === 0 ? /^\d{1,19}$/ : /^(?!0+$)\d{1,19}$/, `must be a decimal integer string >= ${min}`)
-      .refine((s) => !/^\d{1,19}$/.test(s) || BigInt(s) <= INT64_MAX, 'must be at most 9223372036854775807'),
-  ]);
+  z.union(
+    [
+      z
+        .int({ error: (issue) => (issue.code === 'too_big' ? BOTH_FORMS : undefined) })
+        .min(min)
+        .meta(EXACT_BOUNDS),
+      z
+        .string()
+        .regex(min === 0 ? /^\d{1,19}$/ : /^(?!0+$)\d{1,19}$/, `must be a decimal integer string >= ${min}`)
+        .refine((s) => !/^\d{1,19}$/.test(s) || BigInt(s) <= INT64_MAX, `must be at most ${INT64_MAX}`),
+    ],
+    {
+      error: (issue) =>
+        issue.code === 'invalid_union'
+          ? `must be an integer >= ${min}, or a decimal string of one up to ${INT64_MAX}`
+          : undefined,
+    },
+  );

@@ -26,3 +26,12 @@ export const GATEWAY_ERROR_CODES: Readonly<Record<string, string>> = Object.from
 export const RETRYABLE_GATEWAY_CODES: ReadonlySet<string> = new Set(
   [GATEWAY_ERRORS.throttleLimited, GATEWAY_ERRORS.rateLimited, GATEWAY_ERRORS.endpointTimeout].map((e) => e.code),
 );
+
+/**
+ * What an HTTP status says before the upstream's own words, where those may not say it: the gateway answers a
+ * duplicate (E6's second response for a status code, E15's key name taken in the Region) with HTTP 409 and code 100,
+ * "Bad Request Exception".
+ */
+export const HTTP_STATUS_LEADS: Readonly<Record<number, string>> = {
+  409: 'conflict: it already exists, or clashes with its current state.',
+};

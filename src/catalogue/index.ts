@@ -3,7 +3,7 @@ export { ENVELOPE_SUCCESS } from './envelopes.js';
 export * from './catalogue.js';
 export * from './translation-rules.js';
 export { STREAMING_REGIONS, type StreamingRegion } from './fields.js';
-export { CRS_CODES, COORDINATE_SYSTEMS, MAPS_STATUS, ORDER_TYPES, type CrsCode } from './maps.js';
+export { CRS_CODES, COORDINATE_SYSTEMS, MAPS_STATUS, ORDER_TYPES, STANDARD_UTM_K, type CrsCode } from './maps.js';
 export { AI_FILTERS, AI_FILTER_SCORES, TEXTGEN_MODEL, type AiFilterScore } from './textgen.js';
 export { JOB_STATES, type JobState } from './dataflow.js';
 export { SCANNER_STARTING } from './datacatalog.js';

@@ -35,6 +35,12 @@ export const COORDINATE_SYSTEMS = {
 } as const satisfies Record<CrsCode, object>;
 
 /**
+ * The published UTM-K, EPSG:5179 (not in the spec): SVC:2048's projection with the false easting and northing the
+ * other way round. Named so that the coordinate-systems resource can warn a user whose coordinates are in it.
+ */
+export const STANDARD_UTM_K = { code: 'EPSG:5179', falseEasting: 1_000_000, falseNorthing: 2_000_000 } as const;
+
+/**
  * The spec's maps error table: `status.code` and `status.name` with the HTTP status they come with. 0 and 3 succeed.
  */
 export const MAPS_STATUS = {
@@ -97,7 +103,8 @@ export const reverseGeocode = defineOperation({
   name: 'maps_reverse_geocode',
   title: 'Reverse geocode (Korea)',
   description:
-    'Converts a coordinate in Korea to dong codes and land-lot/road addresses (status 3: none, e.g. at sea).',
+    'Converts a coordinate in Korea to dong codes and land-lot/road addresses. Near coasts and in new areas only ' +
+    'legalcode/admcode may resolve, not addr/roadaddr; status 3: none (e.g. at sea).',
   service: 'maps',
   method: 'GET',
   path: '/map-reversegeocode/v2/gc',
@@ -125,13 +132,13 @@ export const reverseGeocode = defineOperation({
           .string()
           .regex(new RegExp(`^${ORDER}(?:,${ORDER})*$`), `must be a comma list of ${ORDER_TYPES.join(', ')}`)
           .optional()
-          .meta({ description: 'Results in this order', default: 'legalcode,admcode' }),
+          .meta({
+            description: 'legalcode statutory dong, admcode administrative dong; results in this order',
+            default: 'legalcode,admcode',
+          }),
         output: z.enum(['json', 'xml']).default('json').describe('xml comes back as text'),
-        callback: z
-          .string()
-          .regex(/^[A-Za-z_$][\w$.]{0,63}$/, 'must be a JavaScript identifier')
-          .optional()
-          .describe('JSONP name; json only'),
+        // The spec names no form for the callback: any name is sent, and the service decides.
+        callback: z.string().optional().describe('JSONP name; json only'),
       })
       .superRefine((args, ctx) => {
         if (args.callback !== undefined && args.output !== 'json') {
@@ -142,13 +149,18 @@ export const reverseGeocode = defineOperation({
     z.looseObject({
       status: z
         .looseObject({ code: integer(), name: maybeString(), message: maybeString() })
-        .describe('code 0 ok, 3 no results'),
+        .describe('code 0 ok; 3 no results (near coasts asking for addr/roadaddr only, or at sea)'),
       results: maybeArray(
         z.looseObject({
-          name: maybeString().describe('legalcode, admcode, addr or roadaddr'),
-          code: maybeObject({ id: maybeString(), type: maybeString(), mappingId: maybeString() }).describe(
-            'type L statutory dong, A administrative, S administrative with a statutory name',
-          ),
+          name: maybeString().describe('legalcode (statutory dong), admcode (administrative dong), addr or roadaddr'),
+          code: maybeObject({
+            id: maybeString().describe('The statutory or administrative dong code'),
+            type: maybeString().describe(
+              'L statutory dong; A administrative dong; S administrative dong with the name of a statutory dong of ' +
+                'another area. Inside a ri of an eup/myeon, L even in admcode results',
+            ),
+            mappingId: maybeString().describe("The service's own dong code, mapped to id"),
+          }),
           region: maybeObject({
             area0: area(),
             area1: maybeObject({
@@ -171,7 +183,11 @@ export const reverseGeocode = defineOperation({
             addition2: addition(),
             addition3: addition(),
             addition4: addition(),
-          }).describe('addr and roadaddr only; addition0 building, addition1 zipcode, addition2 roadGroupCode'),
+          }).describe(
+            'addr and roadaddr only. addr: type 1 land, 2 mountain; number1-number2 the lot. roadaddr: name the road, ' +
+              'number1 the building number; addition0 building name, addition1 (type zipcode) the postal code, ' +
+              'addition2 the 12-digit road code',
+          ),
         }),
       ),
     }),

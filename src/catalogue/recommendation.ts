@@ -39,7 +39,7 @@ export const deleteService = defineOperation({
   id: 'E11',
   name: 'recommendation_delete_service',
   title: 'Delete a recommendation service',
-  description: 'Deletes a recommendation service.',
+  description: 'Deletes a recommendation service. No tool lists services.',
   service: 'recommendation',
   method: 'DELETE',
   path: '/api/v1/services/{serviceId}',

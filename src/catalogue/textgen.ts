@@ -24,7 +24,7 @@ export const createCompletion = defineOperation({
   id: 'E12',
   name: 'textgen_create_completion',
   title: 'Generate a text completion',
-  description: 'Generates a completion of a prompt with a text-generation model.',
+  description: 'Generates a completion of a prompt with a text-generation model; result.text starts with the prompt.',
   service: 'textgen',
   method: 'POST',
   path: '/testapp/v1/completions/{model}',
@@ -35,7 +35,7 @@ export const createCompletion = defineOperation({
       // The spec's sample uses LK-D2 and names no other model; any name is sent, and the service decides.
       model: pathSegment().default(TEXTGEN_MODEL),
       // The spec sets no length: these bounds are this server's (docs/tools.md, "Server limits").
-      text: z.string().min(1).max(SERVER_LIMITS.promptChars).describe("Prompt; max is this server's"),
+      text: z.string().max(SERVER_LIMITS.promptChars).describe("Prompt; max is this server's"),
       maxTokens: z.int().min(1).max(2048).default(100).describe('Max output tokens'),
       temperature: z.number().gt(0).max(1).default(0.5).describe('Randomness'),
       topK: z.int().min(0).max(128).default(0),
@@ -62,6 +62,11 @@ export const createCompletion = defineOperation({
         outputLength: maybeInteger(),
         inputTokens: maybeArray(z.string()),
         outputTokens: maybeArray(z.string()),
+        // The spec types probs as a Float and describes one per generated token: either is taken.
+        probs: z
+          .union([z.number(), z.array(z.number())])
+          .nullish()
+          .describe('Probability of each generated token being selected'),
         aiFilters: maybeArray(
           z.looseObject({
             groupName: maybeString(),

@@ -8,9 +8,9 @@ export const translateText = defineOperation({
   name: 'translation_translate_text',
   title: 'Translate text',
   description:
-    'Translates up to 5000 chars; where the direction supports spans, <span translate="no"> or <span ' +
-    'class="notranslate"> text stays as is, uncounted. Directions and support: ' +
-    'svc://translation/language-pairs. replaceInfo overrides glossaryKey.',
+    'Translates up to 5000 chars; directions: svc://translation/language-pairs. glossaryKey, replaceInfo (wins) and ' +
+    'span tags work on its pairs marked glossaryAndReplaceInfo: there <span translate="no"> or <span ' +
+    'class="notranslate"> text stays as is, uncounted.',
   service: 'translation',
   method: 'POST',
   path: '/nmt/v1/translation',
@@ -20,7 +20,8 @@ export const translateText = defineOperation({
       .strictObject({
         source: z.enum(SOURCE_CODES).describe('Source language, or auto to detect'),
         target: z.enum(LANGUAGE_CODES),
-        text: z.string().min(1),
+        // Required, with no minimum length in the spec: an empty text is sent, and the service decides.
+        text: z.string(),
         glossaryKey: z.string().optional().describe('Glossary ID'),
         replaceInfo: z.string().optional().describe('Substitution index'),
         honorific: z.boolean().optional().meta({ description: 'Polite forms', default: false }),

@@ -1,7 +1,9 @@
 import type { Tool } from '@modelcontextprotocol/server';
 import { callOperation, type CallFrame } from '../call/pipeline.js';
+import { ANSWERED_AS } from '../call/render.js';
 import { dryRunOutput } from '../call/dry-run.js';
 import { compileOperation, type CompiledOperation } from '../catalogue/compile.js';
+import { confirmationWords } from '../catalogue/confirmation-words.js';
 import { DEFAULT_STREAMING_REGION, regionDescription, type StreamingRegion } from '../catalogue/fields.js';
 import type { AnyOperation } from '../catalogue/types.js';
 import { serviceIcons } from './icons.js';
@@ -10,9 +12,10 @@ import type { ToolHandler } from './tool-registry.js';
 
 /**
  * The MCP definition of an operation. Pure. The spec's arguments, plus `dryRun` and `confirm` where they apply.
- * An operation that may answer text (E5's XML) publishes no output schema: MCP requires structured content wherever
- * one is declared, and a text answer has none. A tool that takes `dryRun` may answer with the request instead of
- * the upstream's answer, so its output schema lists `dryRun` and requires nothing.
+ * A tool that takes `dryRun` may answer with the request instead of the upstream's answer, and one that may answer
+ * text (E5's XML or JSONP) answers it as text content with `{answeredAs}` as its structured content (MCP requires
+ * structured content wherever an output schema is declared): the output schema of either lists that member too and
+ * requires nothing.
  */
 export function toolDefinition(op: AnyOperation): Tool {
   const operation = compileOperation(op, { defaultRegion: DEFAULT_STREAMING_REGION });
@@ -21,9 +24,11 @@ export function toolDefinition(op: AnyOperation): Tool {
   return {
     name: op.name,
     title: op.title,
-    description: op.description,
+    description: operation.confirmation
+      ? `${op.description} ${confirmationWords(operation.confirmation.field)}`
+      : op.description,
     inputSchema: input as Tool['inputSchema'],
-    ...(operation.answersText ? {} : { outputSchema: outputSchema(operation) }),
+    outputSchema: outputSchema(operation),
     annotations: { ...op.annotations },
     icons: serviceIcons(op.service),
   };
@@ -40,12 +45,23 @@ function safetyProperties({ addedArguments }: CompiledOperation): Record<string,
 
 function outputSchema(operation: CompiledOperation): Tool['outputSchema'] {
   const output = toJsonSchema(operation.output, 'output');
-  if (operation.addedArguments.dryRun) {
-    output.properties = { ...(output.properties as object), dryRun: toJsonSchema(dryRunOutput(), 'output') };
+  const other = {
+    ...(operation.addedArguments.dryRun ? { dryRun: toJsonSchema(dryRunOutput(), 'output') } : {}),
+    ...(operation.answersText ? { [ANSWERED_AS]: TEXT_ANSWER_SCHEMA } : {}),
+  };
+  if (Object.keys(other).length > 0) {
+    output.properties = { ...(output.properties as object), ...other };
     delete output.required;
   }
   return output as Tool['outputSchema'];
 }
+
+/** The structured content of a text answer (call/render.ts): in which form it was asked for. */
+const TEXT_ANSWER_SCHEMA = {
+  type: 'string',
+  enum: ['xml', 'jsonp', 'text'],
+  description: 'Only when the answer is text (output xml, or a callback): it is the text content, as sent',
+};
 
 /** A compiled operation as a tool: every call runs through the one pipeline. */
 export function catalogueTool(

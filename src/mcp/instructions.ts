@@ -1,3 +1,4 @@
+import { notOfferedWords } from '../catalogue/not-offered.js';
 import { SERVICE_NAMES } from '../catalogue/types.js';
 import type { ToolFacts, ToolPolicy } from './tool-policy.js';
 
@@ -11,14 +12,20 @@ export interface InstructionFacts {
 
 /** The server's MCP instructions, from what is enabled: they never name a tool the model cannot see. */
 export function serverInstructions({ tools, policy, confirmDestructive, sandbox }: InstructionFacts): string {
-  const services = [...new Set(tools.flatMap((t) => t.services))].map((s) => SERVICE_NAMES[s]);
+  const serviceIds = [...new Set(tools.flatMap((t) => t.services))];
+  const services = serviceIds.map((s) => SERVICE_NAMES[s]);
   const destructive = tools.filter((t) => t.destructive).map((t) => t.name);
   const lines = [
     `Tools for the ${listed(services)} ${services.length === 1 ? 'service' : 'services'} of a platform behind one API gateway.`,
     "Arguments are checked before anything is sent; a failed call returns isError with the field and rule, or the upstream's code and message.",
   ];
+  const lacking = notOfferedWords(serviceIds);
+  if (lacking) lines.push(lacking);
   if (tools.some((t) => !t.readOnly))
-    lines.push('Tools that change something take dryRun: true, which returns the signed request without sending it.');
+    lines.push(
+      'Tools that change something take dryRun: true, which returns the request they would send (signature redacted) ' +
+        'without sending it or checking anything upstream.',
+    );
   if (destructive.length > 0) {
     lines.push(
       confirmDestructive

@@ -362,7 +362,9 @@ function localizePlace(rawCoords: string, rawCrs: string | undefined, rawTarget:
     `Find the address of the place at ${coords} (${crs}) and give it in ${LANGUAGE_NAMES[target]} (${target}).`,
     '',
     `1. Call maps_reverse_geocode with arguments ${call(geocode)}.`,
-    '   status.code 3 ("no results") means there is no address there (for example over the sea): say so and stop.',
+    '   status.code 3 ("no results") to these orders means not even a dong resolves there (for example over the sea): ' +
+      'say so and stop. Near coasts and in new neighbourhoods there may be a dong but no roadaddr or addr result: ' +
+      'if you call again, keep admcode (or legalcode) in orders, or such a place gets status 3 too.',
     '   Coordinate systems and the order of x and y: resource svc://maps/coordinate-systems.',
     '2. Build the Korean address from the results: region.area1.name to region.area4.name (skip empty names); then, from ' +
       'the roadaddr result, land.name and land.number1 (building name in land.addition0.value, postal code in ' +

@@ -9,6 +9,7 @@ import {
   LANGUAGE_NAMES,
   PAIR_NOTES,
   SOURCE_CODES,
+  STANDARD_UTM_K,
   TOKENIZER_LANGUAGES,
   directionInfo,
   directions,
@@ -27,8 +28,8 @@ export function tokenizerLanguagesDoc() {
     languages: TOKENIZER_LANGUAGES.map((entry) => ({ ...entry })),
     usage:
       'Each entry is an index processor for one language: use its type, method and option as an element of ' +
-      'document.indexes[].buildInfos[].indexProcessors when creating a search domain or adding an index with ' +
-      'search_update_schema. The same list is what search_list_tokenizer_languages returns.',
+      'document.indexes[].buildInfos[].indexProcessors when adding an index with search_update_schema (no tool of ' +
+      'this server creates a search domain). The same list is what search_list_tokenizer_languages returns.',
   };
 }
 
@@ -54,12 +55,33 @@ export function targetsDoc(source: string) {
       const { basis, glossaryAndReplaceInfo, honorific } = directionInfo(source, target)!;
       return { ...language(target), basis, glossaryAndReplaceInfo, honorific };
     }),
+    notes: [...PAIR_NOTES],
   };
+}
+
+const metres = (n: number) => n.toLocaleString('en-US');
+
+/**
+ * SVC:2048 as the spec gives it is not the UTM-K most data is in: a user with EPSG:5179 coordinates who passes them as
+ * SVC:2048 would be a million metres off on both axes, if the service follows its documentation.
+ */
+function utmKWarning(): string {
+  const spec = COORDINATE_SYSTEMS['SVC:2048'].parameters;
+  const standard = STANDARD_UTM_K;
+  return (
+    `SVC:2048 as the service documents it has false easting ${metres(spec.falseEasting)} and false northing ` +
+    `${metres(spec.falseNorthing)}: the reverse of the standard UTM-K, ${standard.code}, which has false easting ` +
+    `${metres(standard.falseEasting)} and false northing ${metres(standard.falseNorthing)}. By the documentation, ` +
+    `coordinates in ${standard.code} are not SVC:2048 coordinates (x would be ${metres(spec.falseEasting - standard.falseEasting)} m ` +
+    `too small and y ${metres(standard.falseNorthing - spec.falseNorthing)} m too large): convert them to EPSG:4326 ` +
+    'and send those, or ask the user which system the coordinates are in. The sandbox follows the documentation.'
+  );
 }
 
 export function coordinateSystemsDoc() {
   return {
     coordinateSystems: CRS_CODES.map((code) => ({ code, ...COORDINATE_SYSTEMS[code] })),
+    warning: utmKWarning(),
     defaults: { sourcecrs: 'EPSG:4326', targetcrs: 'EPSG:4326' },
     usage:
       'maps_reverse_geocode takes coords as "x,y" in sourcecrs (for EPSG:4326: longitude,latitude, e.g. ' +

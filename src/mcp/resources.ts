@@ -37,9 +37,9 @@ const STATIC_RESOURCES: readonly StaticResource[] = [
     name: 'tokenizer-languages',
     uri: 'svc://search/tokenizer-languages',
     title: 'Search tokenizer languages',
-    description: () =>
+    description: (tool) =>
       'The six morphological-analysis languages of the search service with their index processor (type, method, ' +
-      'option), usable as an index option when creating a search domain schema.',
+      `option), usable as an index option of a search domain's schema (${tool('search_update_schema', 'search schema edits')}).`,
     doc: tokenizerLanguagesDoc,
     service: 'search',
   },
@@ -60,7 +60,8 @@ const STATIC_RESOURCES: readonly StaticResource[] = [
     title: 'Reverse-geocoding coordinate systems',
     description: (tool) =>
       `The coordinate systems of ${tool('maps_reverse_geocode', 'reverse geocoding')} (sourcecrs/targetcrs): ` +
-      'EPSG:4326, EPSG:3857 and UTM-K (SVC:2048) with its projection parameters, and how coords are written.',
+      'EPSG:4326, EPSG:3857 and UTM-K (SVC:2048) with its projection parameters (which are not those of the ' +
+      'standard UTM-K, EPSG:5179: read the warning), and how coords are written.',
     doc: coordinateSystemsDoc,
     service: 'maps',
   },
@@ -127,7 +128,8 @@ export function registerResources(
         description:
           `The targets ${tool('translation_translate_text', 'the translation service')} sends one source language to,` +
           ' with what backs each direction and its ' +
-          'glossary/replaceInfo, span-tag and honorific support. source is a language code, e.g. ko, en, ja, zh-CN.',
+          'glossary/replaceInfo, span-tag and honorific support, and the notes of the whole resource. source is a ' +
+          'language code, e.g. ko, en, ja, zh-CN.',
         mimeType: JSON_TYPE,
         icons: serviceIcons('translation'),
       } satisfies ResourceTemplateType,

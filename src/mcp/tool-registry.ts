@@ -11,6 +11,7 @@ import {
   type Tool,
 } from '@modelcontextprotocol/server';
 import { showsForms, type ConfirmationChannel, type ConfirmationState } from '../call/confirmation.js';
+import { withoutConfirmationWords } from '../catalogue/confirmation-words.js';
 import type { CallContext, ToolOutcome } from '../call/pipeline.js';
 import { errorResult, type ToolResult } from '../call/tool-result.js';
 import { noteFor } from './logging.js';
@@ -105,12 +106,19 @@ function progressFor(ctx: ServerContext): CallContext['progress'] {
   };
 }
 
-/** With confirmation turned off (--no-confirm), `confirm` means nothing and is not listed. */
+/**
+ * With confirmation turned off (--no-confirm), `confirm` means nothing and is not listed, and the description does not
+ * say how the user confirms.
+ */
 function withoutConfirm(tool: Tool): Tool {
   const properties = tool.inputSchema.properties;
   if (!properties || !('confirm' in properties)) return tool;
   const { confirm: _, ...rest } = properties;
-  return { ...tool, inputSchema: { ...tool.inputSchema, properties: rest } };
+  return {
+    ...tool,
+    description: tool.description === undefined ? undefined : withoutConfirmationWords(tool.description),
+    inputSchema: { ...tool.inputSchema, properties: rest },
+  };
 }
 
 /** The pipeline's result is an MCP tool result (text content, structured content): the same shape, typed by the SDK. */

@@ -24,7 +24,7 @@ const inputSchema = () =>
       source: z.enum(SOURCE_CODES).default('auto').describe('Source language, or auto to detect'),
       length: z.enum(SUMMARY_LENGTHS).default('medium').describe('short 1-2 sentences, medium 3-5, long a paragraph'),
       honorific: z.boolean().optional().describe('Polite forms (ko/ja targets)'),
-      glossaryKey: z.string().min(1).optional().describe('Glossary ID'),
+      glossaryKey: z.string().optional().describe('Glossary ID'),
     })
     .superRefine((args, ctx) => {
       // The text is checked piece by piece, as each piece is translated; every other rule applies to the call.

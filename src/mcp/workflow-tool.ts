@@ -1,5 +1,6 @@
 import type { Tool } from '@modelcontextprotocol/server';
 import type { CallFrame } from '../call/pipeline.js';
+import { MAX_TEXT_LENGTH } from './chunking.js';
 import { serviceIcons } from './icons.js';
 import { toJsonSchema } from './json-schema.js';
 import type { ToolHandler } from './tool-registry.js';
@@ -13,8 +14,9 @@ export const workflowDefinition = (): Tool => ({
   name: WORKFLOW_TOOL_NAME,
   title: 'Translate and summarize text',
   description:
-    'Translates text of any length (calls of at most 5000 chars, split at sentence boundaries), then summarizes ' +
-    'it in the target language. One deadline for all calls; reports progress; cancellable.',
+    `Translates text of up to ${MAX_TEXT_LENGTH.toLocaleString('en-US')} chars (calls of at most 5000, split at ` +
+    'sentence boundaries), then summarizes it in the target language. One deadline for all calls; reports ' +
+    'progress; cancellable.',
   inputSchema: toJsonSchema(schemas().input, 'input') as Tool['inputSchema'],
   outputSchema: toJsonSchema(schemas().output, 'output') as Tool['outputSchema'],
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: false, openWorldHint: true },

@@ -1,5 +1,6 @@
 import { OFF_SPEC_KEY } from '../catalogue/answers.js';
 import type { CompiledOperation } from '../catalogue/compile.js';
+import { HTTP_STATUS_LEADS } from '../catalogue/gateway-errors.js';
 import type { Answer, AnyOperation } from '../catalogue/types.js';
 import { GATEWAY_ERROR_CODES, RETRYABLE_GATEWAY_CODES, RETRYABLE_HTTP_STATUSES, CallFailure } from './failure.js';
 import { parseJsonExact } from './exact-json.js';
@@ -28,7 +29,7 @@ export function interpretResponse<Op extends AnyOperation>(
   res: RawResponse,
 ): Answer<Op> {
   const body = readBody(operation, res);
-  if (res.status < 200 || res.status >= 300) throw httpFailure(res, body);
+  if (res.status < 200 || res.status >= 300) throw withStatusLead(res.status, httpFailure(res, body));
   if (res.text.trim() === '') throw lacking(operation, res, 'an empty body');
 
   if (body.kind === 'malformed') {
@@ -200,6 +201,12 @@ function gatewayError(body: Json): ((status: number) => CallFailure) | undefined
       `gateway error ${code}: ${said.replace(/\.$/, '')}.${details}${httpNote(status)}`,
       { httpStatus: status, upstreamCode: code, retryable: RETRYABLE_GATEWAY_CODES.has(code) || status === 429 },
     );
+}
+
+/** A status whose meaning the body may not say (409: conflict) comes first. */
+function withStatusLead(status: number, failure: CallFailure): CallFailure {
+  const lead = HTTP_STATUS_LEADS[status];
+  return lead ? failure.withMessage(`${lead} ${failure.message}`) : failure;
 }
 
 function httpFailure(res: RawResponse, body: Body): CallFailure {

@@ -11,11 +11,14 @@ import { CATALOGUE } from '../../src/catalogue/catalogue.js';
 
 /**
  * The context budget (issue 6, BENCHMARKS.md): what a host puts in front of the model for tools/list — name, title,
- * description, inputSchema and annotations of every tool, as compact JSON — stays within 12 KB. Not a timed test:
- * it counts bytes of the real server's answer, so that no change can inflate every conversation silently.
+ * description, inputSchema and annotations of every tool, as compact JSON — stays within 12,500 bytes. Not a timed
+ * test: it counts bytes of the real server's answer, so that no change can inflate every conversation silently.
+ * Issue 26 raised it from 12,000 (and the whole list's ceiling from 13 KiB): the agents' evaluation found words
+ * missing where the agent decides (how a destructive call is confirmed, which ids no tool lists, coastal dongs,
+ * where span tags apply), about 500 bytes.
  */
-const BUDGET_BYTES = 12_000;
-const WHOLE_LIST_CEILING = 13 * 1024;
+const BUDGET_BYTES = 12_500;
+const WHOLE_LIST_CEILING = 13_750;
 
 const modelVisible = ({ name, title, description, inputSchema, annotations }: Tool) => ({
   name,

@@ -354,7 +354,7 @@ describe('dry runs', () => {
   ];
 
   it.each(MUTATIONS)(
-    '%s: returns the signed request with credentials redacted, sends nothing, asks no one',
+    '%s: returns the request with the signature redacted, sends nothing, asks no one',
     async (tool, args, method, path, body) => {
       const form = { asked: 0 };
       const h = await server({
@@ -376,8 +376,9 @@ describe('dry runs', () => {
       expect(headers['x-svc-apigw-timestamp']).toMatch(/^\d{13}$/);
       // The result says why the signature cannot be read off it: a real send signs again, over a fresh timestamp.
       expect(dryRun.note).toBe(
-        'Nothing was sent. The signature (x-svc-apigw-signature-v2) is redacted: a real send signs again, with a fresh ' +
-          'timestamp (x-svc-apigw-timestamp), on each attempt.',
+        'Nothing was sent, and nothing upstream was checked: not whether the target exists, nor whether the call ' +
+          'would succeed. The signature (x-svc-apigw-signature-v2) is redacted: a real send signs again, with a ' +
+          'fresh timestamp (x-svc-apigw-timestamp), on each attempt.',
       );
       expect(text(result)).toContain('a real send signs again, with a fresh timestamp');
       expect(JSON.stringify(result)).not.toContain(h.sandbox.credentials.secretKey);

@@ -292,3 +292,21 @@ describe('translate_and_summarize result size', () => {
     }
   });
 });
+
+describe('translate_and_summarize: what the translation tool takes, it takes (issue 26)', () => {
+  it('sends an empty glossaryKey on, as translation_translate_text does', async () => {
+    const result = await h.client.callTool({
+      name: 'translate_and_summarize',
+      arguments: { text: 'Hello. Thank you.', target: 'ko', source: 'en', glossaryKey: '' },
+    });
+    expect(result.isError, JSON.stringify(result.content)).toBeFalsy();
+    expect(translations()).toEqual([{ source: 'en', target: 'ko', text: 'Hello. Thank you.', glossaryKey: '' }]);
+  });
+
+  it('states its limit, not "any length"', async () => {
+    const { tools } = await h.client.listTools();
+    const description = tools.find((t) => t.name === 'translate_and_summarize')!.description!;
+    expect(description).not.toMatch(/any length/);
+    expect(description).toContain('50,000');
+  });
+});

@@ -76,6 +76,23 @@ describe('sandbox E12 completions: route and envelope', () => {
     expect(result.text).toMatch(/\.$/);
   });
 
+  // Issue 26: the output is marked as simulated in a field a client sees, not only in words inside the text.
+  it.each([[SHORT], ['Summarize in one sentence: The sky is blue. The grass is green.']])(
+    'marks the result as simulated, for %j',
+    async (text) => {
+      const result = (await ok({ text })) as Result & { simulated?: unknown };
+      expect(typeof result.simulated).toBe('string');
+      expect(result.simulated).toMatch(/sandbox/i);
+      expect(result.simulated).toMatch(/not a language model/);
+    },
+  );
+
+  it('completes an empty prompt: the spec sets no minimum length (issue 26)', async () => {
+    const result = await ok({ text: '' });
+    expect(result.inputLength).toBe(0);
+    expect(result.outputLength).toBeGreaterThan(0);
+  });
+
   it('writes Korean after a Korean prompt', async () => {
     const prompt = '클라우드 마이그레이션에 대해 설명해 주세요.';
     const result = await ok({ text: prompt });
@@ -198,7 +215,6 @@ describe('sandbox E12 completions: errors', () => {
     [undefined],
     [[SHORT]],
     [{}],
-    [{ text: '' }],
     [{ text: 5 }],
     [{ text: SHORT, maxTokens: 0 }],
     [{ text: SHORT, maxTokens: 2049 }],

@@ -62,7 +62,7 @@ describe('sandbox E3 translation: route and envelope', () => {
 describe('sandbox E3 translation: phrasebook and pseudo-translation', () => {
   it('translates phrasebook sentences, sentence by sentence', async () => {
     expect((await ok({ source: 'en', target: 'ja', text: 'Good morning. Thank you!' })).translatedText).toBe(
-      'おはよう。 ありがとう。',
+      'おはよう。ありがとう。',
     );
     expect((await ok({ source: 'ko', target: 'en', text: '회의 자료를 보내 주세요.' })).translatedText).toBe(
       'Please send me the meeting materials.',
@@ -84,6 +84,29 @@ describe('sandbox E3 translation: phrasebook and pseudo-translation', () => {
       (await ok({ source: 'en', target: 'ko', text: 'Hello. The report is late. It needs review. Thank you.' }))
         .translatedText,
     ).toBe('안녕. [not translated by the sandbox: no phrasebook entry] The report is late. It needs review. 고마워.');
+  });
+
+  // Issue 26: sentences are joined as the target language writes them, not as the source did.
+  it.each([
+    ['ja', 'en', 'こんにちは。ありがとう。', 'Hello. Thank you.'],
+    ['en', 'ja', 'Hello. Thank you.', 'こんにちは。ありがとう。'],
+    ['zh-CN', 'ko', '你好。谢谢。', '안녕. 고마워.'],
+    ['ko', 'zh-CN', '안녕. 고마워.', '你好。谢谢。'],
+    ['en', 'ja', 'Hello.\nThank you.', 'こんにちは。\nありがとう。'],
+    [
+      'ja',
+      'en',
+      'こんにちは。今日は晴れ。',
+      'Hello. [not translated by the sandbox: no phrasebook entry] 今日は晴れ。',
+    ],
+    [
+      'en',
+      'ja',
+      'Hello. The report is late.',
+      'こんにちは。 [not translated by the sandbox: no phrasebook entry] The report is late.',
+    ],
+  ])('%s -> %s joins %j as %j', async (source, target, text, expected) => {
+    expect((await ok({ source, target, text })).translatedText).toBe(expected);
   });
 
   it('is deterministic', async () => {
@@ -151,7 +174,6 @@ describe('sandbox E3 translation: request checks', () => {
     [{ source: 'en', text: 'Hello.' }, 'N2MT03'],
     [{ source: 'en', target: 'auto', text: 'Hello.' }, 'N2MT03'],
     [{ source: 'en', target: 'ko' }, 'N2MT05'],
-    [{ source: 'en', target: 'ko', text: '' }, 'N2MT05'],
     [{ source: 'en', target: 'ko', text: 42 }, 'N2MT99'],
     [{ source: 'en', target: 'ko', text: 'Hello.', honorific: 'yes' }, 'N2MT99'],
     [['en', 'ko', 'Hello.'], 'N2MT99'],
@@ -167,6 +189,20 @@ describe('sandbox E3 translation: request checks', () => {
     const form = { source: 'en', target: 'ko', text: 'Thank you.', honorific: 'true' };
     expect((await ok(form)).translatedText).toBe('감사합니다.');
     expect((await ok({ ...form, honorific: 'false' })).translatedText).toBe('고마워.');
+  });
+});
+
+describe('sandbox E3 translation: what the spec does not rule out (issue 26)', () => {
+  it('translates an empty text to an empty text: the spec sets no minimum length', async () => {
+    expect(await ok({ source: 'en', target: 'ko', text: '' })).toEqual({
+      srcLangType: 'en',
+      tarLangType: 'ko',
+      translatedText: '',
+    });
+  });
+
+  it('takes an empty glossaryKey as no glossary', async () => {
+    expect((await ok({ source: 'en', target: 'ko', text: 'Hello.', glossaryKey: '' })).translatedText).toBe('안녕.');
   });
 });
 

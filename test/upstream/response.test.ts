@@ -353,12 +353,27 @@ describe('other answers', () => {
 
   it("a gateway error: one code and the upstream's words, the HTTP status after them; the code's meaning only without words", () => {
     const body = (error: object) =>
-      ({ status: 409, contentType: 'application/json', text: JSON.stringify({ error }) }) as never;
+      ({ status: 400, contentType: 'application/json', text: JSON.stringify({ error }) }) as never;
     expect(failure(createMethodResponse, body({ errorCode: '100', message: 'Bad Request Exception' })).message).toBe(
-      'gateway error 100: Bad Request Exception. (HTTP 409)',
+      'gateway error 100: Bad Request Exception. (HTTP 400)',
     );
     expect(failure(createMethodResponse, body({ errorCode: '100' })).message).toBe(
-      'gateway error 100: bad request. (HTTP 409)',
+      'gateway error 100: bad request. (HTTP 400)',
+    );
+  });
+
+  // Issue 26: the gateway answers a duplicate with code 100 "Bad Request Exception"; HTTP 409 is what says conflict.
+  it('a 409 says conflict first, whatever the body', () => {
+    const answer = (text: string, contentType = 'application/json') => ({ status: 409, contentType, text }) as never;
+    const gateway = JSON.stringify({ error: { errorCode: '100', message: 'Bad Request Exception' } });
+    expect(failure(createMethodResponse, answer(gateway)).message).toBe(
+      'conflict: it already exists, or clashes with its current state. gateway error 100: Bad Request Exception. (HTTP 409)',
+    );
+    expect(failure(migrateKey, answer(JSON.stringify({ code: 'FAIL', message: 'duplicate' }))).message).toMatch(
+      /^conflict: it already exists, or clashes with its current state\. upstream error FAIL: duplicate/,
+    );
+    expect(failure(migrateKey, answer('taken', 'text/plain')).message).toMatch(
+      /^conflict: .* upstream answered HTTP 409/,
     );
   });
 });

@@ -27,6 +27,12 @@ const STATUS = {
     MAPS_STATUS.noResults,
     `no results for these coordinates (the sandbox gazetteer knows ${GAZETTEER.length} places in Korea; the sea has none)`,
   ),
+  // Rule 1: the place is known, but has no address of the kinds asked for; its dong would have been answered.
+  noAddress: status(
+    MAPS_STATUS.noResults,
+    'no land-lot or road address here (near coasts and in new neighbourhoods there may be none): ask for ' +
+      'legalcode/admcode to get the dong',
+  ),
   invalid: (message: string) => status(MAPS_STATUS.invalidRequest, message),
   unknown: (message: string) => status(MAPS_STATUS.unknownError, message),
 };
@@ -47,7 +53,11 @@ function reverseGeocode(req: SandboxRequest, crs: CrsConverter): SandboxResponse
     const place = findPlace([lon, lat]);
     const results = place ? buildResults(place, query.orders, query.targetcrs, crs) : [];
     if (results.length === 0)
-      return render(MAPS_STATUS.noResults.http, { status: STATUS.noResults, results: [] }, rendering);
+      return render(
+        MAPS_STATUS.noResults.http,
+        { status: place ? STATUS.noAddress : STATUS.noResults, results: [] },
+        rendering,
+      );
     return render(MAPS_STATUS.ok.http, { status: STATUS.ok, results }, rendering);
   } catch (error) {
     return render(

@@ -8,6 +8,11 @@ import { generate } from '../textgen/generator.js';
 import { parseCompletionParams } from '../textgen/params.js';
 import { tokenize } from '../textgen/tokenizer.js';
 
+/** What every completion of the sandbox says of itself, in `result.simulated`. */
+const SIMULATED =
+  'Simulated by the sandbox, not a language model: filler sentences from a small fixed grammar (for a summary ' +
+  'prompt, the first sentences of its text), whatever the prompt asks; stopReason end_token means the filler ran out.';
+
 /** The one model the simulated service offers: the spec's sample model (any other name is sent, and answered 404). */
 const MODELS: readonly string[] = [TEXTGEN_MODEL];
 
@@ -62,6 +67,9 @@ function answer(req: SandboxRequest): SandboxResponse {
 
   const result: Record<string, unknown> = {
     text,
+    // Not a field of the spec: a client (and the model behind it) sees in the data, not only in the words, that no
+    // model wrote this. Unlisted fields pass through the tool's answer.
+    simulated: SIMULATED,
     stopReason: generation.stopReason,
     inputLength: inputTokens.length,
     outputLength: generation.tokens.length,

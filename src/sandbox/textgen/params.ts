@@ -49,8 +49,8 @@ export function parseCompletionParams(body: unknown): ParsedParams {
 
   try {
     if (!present('text')) throw new Invalid('text is required');
+    // Required, with no minimum length in the spec: an empty prompt is completed like any other.
     const text = str('text');
-    if (text === '') throw new Invalid('text must not be empty');
     let stopBefore: string[] = [];
     if (present('stopBefore')) {
       const raw = b.stopBefore;

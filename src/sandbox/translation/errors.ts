@@ -11,7 +11,7 @@ import type { SandboxResponse } from '../types.js';
  * | N2MT03 | 400  | `target` missing, empty or not a supported language code                  |
  * | N2MT04 | 400  | the spec rules the source -> target direction out (translation-rules.ts), |
  * |        |      | also for the language detected for `auto`                                 |
- * | N2MT05 | 400  | `text` missing or empty                                                   |
+ * | N2MT05 | 400  | `text` missing (an empty text is translated to an empty text)             |
  * | N2MT06 | 400  | `glossaryKey`/`replaceInfo` given for a pair outside rule 3               |
  * | N2MT07 | 400  | unknown `glossaryKey`, or `replaceInfo` that is not valid                 |
  * | N2MT08 | 400  | `text` longer than 5000 characters, counted as translation-rules.ts says |

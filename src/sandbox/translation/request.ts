@@ -72,7 +72,8 @@ export function parseTranslationRequest(body: unknown): Check<TranslationJob> {
   if (!isLanguage(targetValue))
     return bad(N2MT.targetInvalid, `target '${targetValue}' is not supported; use one of ${LANGUAGE_CODES.join(', ')}`);
 
-  const text = stringField(fields, 'text');
+  // Required, with no minimum length in the spec: an empty text is translated to an empty text.
+  const text = fields.text === '' ? ok('') : stringField(fields, 'text');
   if (!text.ok) return text;
   if (text.value === undefined) return bad(N2MT.textMissing, 'text is required');
   const textValue = text.value;

@@ -66,11 +66,30 @@ export function translate(text: string, options: TranslateOptions): string {
 
   let out = '';
   let inPseudoRun = false;
-  for (const piece of pieces) {
-    if (piece.kind === 'unknown' && !inPseudoRun) out += UNTRANSLATED_MARKER;
+  let previous: Piece | undefined;
+  for (const [i, piece] of pieces.entries()) {
+    if (piece.kind === 'space' && isSentence(previous) && isSentence(pieces[i + 1]) && !piece.text.includes('\n'))
+      continue; // joined below, as the target writes it
+    let text = piece.text;
+    if (piece.kind === 'unknown' && !inPseudoRun) text = UNTRANSLATED_MARKER + text;
     if (piece.kind === 'unknown') inPseudoRun = true;
     if (piece.kind === 'known') inPseudoRun = false;
-    out += piece.text;
+    if (isSentence(previous) && isSentence(piece)) out += sentenceGap(out, text);
+    out += text;
+    previous = piece;
   }
   return out;
 }
+
+const isSentence = (piece: Piece | undefined) => piece?.kind === 'known' || piece?.kind === 'unknown';
+
+/** A sentence that ends with a CJK full stop, and one that begins in Chinese or Japanese script. */
+const CJK_END = /[。！？]$/u;
+const CJK_START = /^[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}]/u;
+
+/**
+ * What goes between two sentences on one line, whatever the source had there: nothing between Chinese or Japanese
+ * sentences, which are written without spaces; one space everywhere else (こんにちは。ありがとう。 becomes
+ * "Hello. Thank you.", and the reverse).
+ */
+const sentenceGap = (before: string, next: string) => (CJK_END.test(before) && CJK_START.test(next) ? '' : ' ');

@@ -118,7 +118,8 @@ describe('--sandbox with no environment', () => {
     expect(sea.status).toMatchObject({ code: 3 });
     const xml = await server.call('maps_reverse_geocode', { coords: '126.97843,37.56668', output: 'xml' });
     expect(xml.isError).toBeFalsy();
-    expect(xml.structuredContent).toBeUndefined();
+    // The output schema (issue 26) asks for structured content: it says where the answer is.
+    expect(xml.structuredContent).toEqual({ answeredAs: 'xml' });
     expect(textOf(xml)).toMatch(/^<\?xml/);
   });
 
@@ -182,6 +183,8 @@ describe('--sandbox with no environment', () => {
   it('E12 generates, honouring maxTokens', async () => {
     const out = await ok('textgen_create_completion', { text: 'Describe a data pipeline.', maxTokens: 5 });
     expect(out.result).toMatchObject({ stopReason: 'length', outputLength: 5 });
+    // Issue 26: what the agent gets says, as data, that no model wrote it.
+    expect((out.result as { simulated?: string }).simulated).toMatch(/^Simulated by the sandbox, not a language model/);
   });
 
   it('E13 adds an index but refuses to drop one', async () => {

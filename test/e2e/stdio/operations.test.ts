@@ -308,7 +308,7 @@ describe('E5 maps_reverse_geocode', () => {
     expectJsonResult(result, geocode);
   });
 
-  it('with output xml returns the XML as text only (no structuredContent)', async () => {
+  it('with output xml returns the XML as text, and structured content that says so', async () => {
     const xml =
       '<?xml version="1.0" encoding="UTF-8"?><response><status><code>0</code><name>ok</name></status></response>';
     const { result, req } = await callOnce(
@@ -322,8 +322,27 @@ describe('E5 maps_reverse_geocode', () => {
     // An operation that may answer XML or JSONP does not ask for JSON only.
     expect(req.headers.accept).toBe('*/*');
     expect(req.headers['user-agent']).toBe('svc-platform-mcp/0.1.0');
-    expect(result.structuredContent).toBeUndefined();
+    // The output schema (issue 26) asks for structured content: it says where the answer is.
+    expect(result.structuredContent).toEqual({ answeredAs: 'xml' });
     expect(result.content).toEqual([{ type: 'text', text: xml }]);
+  });
+});
+
+describe('E5 output schema (issue 26)', () => {
+  it('is published, and a JSON answer and a JSONP answer both match it', async () => {
+    const tool = server.tools.find((t) => t.name === 'maps_reverse_geocode')!;
+    expect(tool.outputSchema?.type).toBe('object');
+    upstream.reply({ body: { status: { code: 0, name: 'ok', message: 'done' }, results: [] } });
+    // The SDK client checks structured content against the output schema: a mismatch would fail the call.
+    const json = await server.call('maps_reverse_geocode', { coords: '127.1054,37.3595' });
+    expect(json.isError, textOf(json)).toBeFalsy();
+    upstream.reply({
+      headers: { 'content-type': 'application/javascript' },
+      body: 'cb({"status":{"code":0,"name":"ok","message":"done"},"results":[]})',
+    });
+    const jsonp = await server.call('maps_reverse_geocode', { coords: '127.1054,37.3595', callback: 'cb' });
+    expect(jsonp.isError, textOf(jsonp)).toBeFalsy();
+    expect(jsonp.structuredContent).toEqual({ answeredAs: 'jsonp' });
   });
 });
 
