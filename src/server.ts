@@ -8,7 +8,7 @@ import type { AttemptDeps } from './call/attempts.js';
 import type { Upstream } from './upstream/http.js';
 import type { CallFrame } from './call/pipeline.js';
 import { catalogueTool } from './mcp/catalogue-tools.js';
-import { confirmationCodec } from './call/confirmation.js';
+import { SpentStates, confirmationCodec } from './call/confirmation.js';
 import { compileOperation, type CompiledOperation } from './catalogue/compile.js';
 import { createCompletion } from './catalogue/textgen.js';
 import { translateText } from './catalogue/translation.js';
@@ -80,6 +80,7 @@ export function createServerFactory(config: Config, deps: ServerDeps): ServerFac
     confirmDestructive: config.safety.confirmDestructive,
   };
   const codec = confirmationCodec(config.safety.stateKey);
+  const spent = new SpentStates(deps.now);
   const egress = (message: Parameters<Transport['send']>[0]) => redactMessage(frame.redactor, message);
   // Each operation compiled once, here: every stage of every call gets its compiled form.
   const defaultRegion = config.streamingRegion;
@@ -142,7 +143,14 @@ export function createServerFactory(config: Config, deps: ServerDeps): ServerFac
         'resources/read': CACHE_HINT,
       },
     });
-    registerTools(server, handlers, { policy, confirmDestructive, elicitation: !stateless, codec, client });
+    registerTools(server, handlers, {
+      policy,
+      confirmDestructive,
+      elicitation: !stateless,
+      codec,
+      spent,
+      client,
+    });
     const enabled = (tool: string) => handlers.some((h) => h.facts.name === tool && isEnabled(policy, h.facts));
     const resources = registerResources(server, enabled);
     const prompts = registerPrompts(server, enabled);

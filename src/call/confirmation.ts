@@ -1,4 +1,6 @@
 import {
+  ProtocolError,
+  ProtocolErrorCode,
   SdkError,
   SdkErrorCode,
   createRequestStateCodec,
@@ -13,10 +15,15 @@ import {
 import type { CompiledOperation } from '../catalogue/compile.js';
 import { CallFailure } from '../upstream/failure.js';
 
-/** What the sealed `requestState` of a confirmation proves: the form was asked for this tool with these arguments. */
+/**
+ * What the sealed `requestState` of a confirmation proves: the form was asked for this tool with these arguments, of
+ * this client (its OAuth subject, session or address, where the transport can tell), under this one-time nonce.
+ */
 export interface ConfirmationState {
   tool: string;
   digest: string;
+  client?: string;
+  nonce?: string;
 }
 
 /** A user typing an id into a form can take a while; a form left open longer ends the call. */
@@ -36,7 +43,15 @@ const FORM = 'confirmation';
 export type ConfirmationChannel =
   | { kind: 'argument' }
   | { kind: 'elicitation'; ctx: ServerContext }
-  | { kind: 'input-request'; ctx: ServerContext; codec: RequestStateCodec<ConfirmationState> };
+  | {
+      kind: 'input-request';
+      ctx: ServerContext;
+      codec: RequestStateCodec<ConfirmationState>;
+      /** Who asks: a sealed state answers only for the client it was asked for. */
+      client: string | undefined;
+      /** The nonces of the states already answered in this process: each is good for one call. */
+      spent: SpentStates;
+    };
 
 /** What the user is asked before a destructive call (E11, E15). */
 interface ConfirmationRequest {
@@ -76,11 +91,15 @@ export async function confirm(
     case 'argument':
       checkConfirmArgument(request, confirmArgument);
       return { kind: 'confirmed' };
-    case 'elicitation':
-      checkFormAnswer(request, await elicit(channel.ctx, request));
+    case 'elicitation': {
+      const answer = await elicit(channel.ctx, request);
+      // A host that declares forms but does not answer elicitation/create (-32601) shows none: `confirm` decides.
+      if (answer.action === 'unavailable') checkConfirmArgument(request, confirmArgument, 'its host shows no forms');
+      else checkFormAnswer(request, answer);
       return { kind: 'confirmed' };
+    }
     case 'input-request':
-      return askByInputRequest(channel.ctx, channel.codec, request);
+      return askByInputRequest(channel, request);
   }
 }
 
@@ -120,26 +139,40 @@ function refuse(request: ConfirmationRequest, why: string): never {
  * For clients that show no forms: the model passes the id as `confirm`, once the user agreed. Anything else ends
  * the call, saying how to confirm it.
  */
-function checkConfirmArgument(request: ConfirmationRequest, confirm: string | undefined): void {
+function checkConfirmArgument(request: ConfirmationRequest, confirm: string | undefined, why?: string): void {
   const { tool, field, id } = request;
   if (confirm === undefined) {
     refuse(
       request,
-      `${tool} needs confirmation: tell the user what will happen, and only if they agree call again with confirm set to the ${field} ("${id}")`,
+      `${tool} needs confirmation${why ? ` (${why})` : ''}: tell the user what will happen, and only if they agree call again with confirm set to the ${field} ("${id}")`,
     );
   }
   if (confirm !== id) refuse(request, `confirm must equal the ${field} ("${id}"), got "${confirm}"`);
 }
 
-/** What the user did with the confirmation form. */
+/** What the user did with the confirmation form; `unavailable`: the client answered that it has no forms. */
 type FormAnswer =
-  { action: 'accept'; typed: unknown } | { action: 'decline' } | { action: 'cancel' } | { action: 'missing' };
+  | { action: 'accept'; typed: unknown }
+  | { action: 'decline' }
+  | { action: 'cancel' }
+  | { action: 'missing' }
+  | { action: 'unavailable' };
+
+/**
+ * What an operator can do when no one answers forms (a headless host cancels every one): said in the refusal, so that
+ * the model can pass it on instead of only "cancelled".
+ */
+const WHEN_NO_ONE_ANSWERS =
+  'if no one can answer forms where this runs (a headless host cancels them), the operator can start the server ' +
+  'with --no-confirm (SVC_CONFIRM_DESTRUCTIVE=false), or use a client that declares no forms, which then confirms ' +
+  'with the confirm argument';
 
 /** The form's answer: the user must have accepted and typed the id exactly. */
 function checkFormAnswer(request: ConfirmationRequest, answer: FormAnswer): void {
   if (answer.action === 'decline') refuse(request, 'the user declined');
-  if (answer.action === 'cancel') refuse(request, 'the user cancelled the confirmation');
-  if (answer.action === 'missing') refuse(request, 'the confirmation form came back without an answer');
+  if (answer.action === 'cancel') refuse(request, `the user cancelled the confirmation (${WHEN_NO_ONE_ANSWERS})`);
+  if (answer.action === 'missing' || answer.action === 'unavailable')
+    refuse(request, 'the confirmation form came back without an answer');
   const typed = answer.typed;
   if (typed !== request.id)
     refuse(request, `the user typed ${JSON.stringify(typed ?? '')}, not the ${request.field} "${request.id}"`);
@@ -147,23 +180,53 @@ function checkFormAnswer(request: ConfirmationRequest, answer: FormAnswer): void
 
 /** 2026-07-28: the first call returns the form as an input request; the retry carries its answer and sealed state. */
 async function askByInputRequest(
-  ctx: ServerContext,
-  codec: RequestStateCodec<ConfirmationState>,
+  channel: Extract<ConfirmationChannel, { kind: 'input-request' }>,
   request: ConfirmationRequest,
 ): Promise<Confirmed> {
+  const { ctx, codec, client, spent } = channel;
   const state = ctx.mcpReq.requestState<ConfirmationState>();
   if (state === undefined) {
+    const nonce = globalThis.crypto.randomUUID();
     const asked = inputRequired({
       inputRequests: { [FORM]: inputRequired.elicit(form(request)) },
-      requestState: await codec.mint({ tool: request.tool, digest: digest(request) }),
+      requestState: await codec.mint({ tool: request.tool, digest: digest(request), client, nonce }),
     });
     return { kind: 'ask', request: asked };
   }
   if (typeof state !== 'object' || state === null || state.tool !== request.tool || state.digest !== digest(request)) {
     refuse(request, 'the confirmation answered was asked for another call (other tool or arguments)');
   }
+  if (state.client !== client) refuse(request, 'the confirmation answered was asked by another client');
   checkFormAnswer(request, formAnswer(ctx, request.field));
+  if (typeof state.nonce !== 'string' || !spent.spend(state.nonce)) {
+    refuse(request, 'this confirmation was already used: each answered form is good for one call');
+  }
   return { kind: 'confirmed' };
+}
+
+/**
+ * The one-time nonces of answered confirmations, kept as long as a sealed state lives (its expiry makes an older one
+ * worthless anyway), so that a state replayed within that time is refused. Bounded: past `max` entries the oldest go,
+ * which can only make a replay of that old state fail later by its expiry.
+ */
+export class SpentStates {
+  readonly #spent = new Map<string, number>();
+  constructor(
+    private readonly now: () => number,
+    private readonly max = 100_000,
+  ) {}
+
+  /** True the first time a nonce is spent, false after. */
+  spend(nonce: string): boolean {
+    const now = this.now();
+    for (const [old, at] of this.#spent) {
+      if (now - at < CONFIRMATION_TIMEOUT_MS && this.#spent.size < this.max) break;
+      this.#spent.delete(old);
+    }
+    if (this.#spent.has(nonce)) return false;
+    this.#spent.set(nonce, now);
+    return true;
+  }
 }
 
 /** The form: what will happen, and a field to type the id into. */
@@ -191,6 +254,8 @@ async function elicit(ctx: ServerContext, request: ConfirmationRequest): Promise
     if (answer.action !== 'accept') return { action: answer.action };
     return { action: 'accept', typed: answer.content?.[request.field] };
   } catch (error) {
+    if (error instanceof ProtocolError && error.code === ProtocolErrorCode.MethodNotFound)
+      return { action: 'unavailable' };
     if (error instanceof SdkError && error.code === SdkErrorCode.RequestTimeout) {
       refuse(request, `the confirmation form was not answered within ${CONFIRMATION_TIMEOUT_MS / 60_000} minutes`);
     }

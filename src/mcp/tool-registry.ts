@@ -10,7 +10,12 @@ import {
   type ServerContext,
   type Tool,
 } from '@modelcontextprotocol/server';
-import { showsForms, type ConfirmationChannel, type ConfirmationState } from '../call/confirmation.js';
+import {
+  showsForms,
+  type ConfirmationChannel,
+  type ConfirmationState,
+  type SpentStates,
+} from '../call/confirmation.js';
 import { withoutConfirmationWords } from '../catalogue/confirmation-words.js';
 import type { CallContext, ToolOutcome } from '../call/pipeline.js';
 import { errorResult, type ToolResult } from '../call/tool-result.js';
@@ -32,6 +37,8 @@ export interface RegistryOptions {
    */
   elicitation: boolean;
   codec: RequestStateCodec<ConfirmationState>;
+  /** The confirmations already answered in this process (each sealed state is good for one call). */
+  spent: SpentStates;
   /** Who the calls are for when there is no session (stdio, or an HTTP client's address). */
   client?: string;
 }
@@ -81,7 +88,9 @@ function confirmationChannel(server: Server, ctx: ServerContext, options: Regist
   const modern = ctx.mcpReq.envelope !== undefined;
   const forms = options.elicitation && showsForms(modern ? clientCapabilities(ctx) : server.getClientCapabilities());
   if (!forms) return { kind: 'argument' };
-  return modern ? { kind: 'input-request', ctx, codec: options.codec } : { kind: 'elicitation', ctx };
+  if (!modern) return { kind: 'elicitation', ctx };
+  const { codec, spent } = options;
+  return { kind: 'input-request', ctx, codec, spent, client: ctx.sessionId ?? options.client };
 }
 
 /** A 2026-07-28 request carries the client's capabilities itself (a 2025 client declared them at initialize). */

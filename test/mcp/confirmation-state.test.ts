@@ -38,9 +38,12 @@ function replica(env: Record<string, string>) {
     random: () => 0.5,
     log: () => {},
   });
-  const handler = createMcpHandler(() => create());
+  // Who asks, as a transport would tell it (an address key, a subject).
+  let asker: string | undefined;
+  const handler = createMcpHandler(() => create({ client: asker }));
   let id = 0;
-  return async (params: Record<string, unknown>) => {
+  return async (params: Record<string, unknown>, client?: string) => {
+    asker = client;
     const response = await handler.fetch(
       new Request('http://test.local/mcp', {
         method: 'POST',
@@ -117,6 +120,28 @@ describe('confirmation state', () => {
     expect(deleted).toBe(0);
     const other = await b({ inputResponses: ACCEPT, requestState });
     expect(other.result!.isError, text(other)).toBeFalsy();
+    expect(deleted).toBe(1);
+  });
+
+  it('is good for one call: the same answered state sent again is refused, and the delete goes out once', async () => {
+    const call = replica({ SVC_MCP_STATE_KEY: KEY });
+    const requestState = (await call({})).result!.requestState as string;
+    const first = await call({ inputResponses: ACCEPT, requestState });
+    expect(first.result!.isError, text(first)).toBeFalsy();
+    const replayed = await call({ inputResponses: ACCEPT, requestState });
+    expect(replayed.result!.isError).toBe(true);
+    expect(text(replayed)).toMatch(/\[not_confirmed\]: this confirmation was already used.*Nothing was sent/);
+    expect(deleted).toBe(1);
+  });
+
+  it('answers only for the client it was asked by', async () => {
+    const call = replica({ SVC_MCP_STATE_KEY: KEY });
+    const requestState = (await call({}, '203.0.113.7')).result!.requestState as string;
+    const other = await call({ inputResponses: ACCEPT, requestState }, '198.51.100.9');
+    expect(text(other)).toMatch(/\[not_confirmed\]: the confirmation answered was asked by another client/);
+    expect(deleted).toBe(0);
+    const own = await call({ inputResponses: ACCEPT, requestState }, '203.0.113.7');
+    expect(own.result!.isError, text(own)).toBeFalsy();
     expect(deleted).toBe(1);
   });
 

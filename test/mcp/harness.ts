@@ -25,6 +25,8 @@ export interface ConnectOptions {
   env?: Readonly<Record<string, string>>;
   /** How one client narrows its tools (as the HTTP headers do). */
   narrowing?: Narrowing;
+  /** The client declares forms but answers elicitation/create with -32601 (no handler), as some hosts do. */
+  formsDeclaredOnly?: boolean;
   /** The client shows confirmation forms: each elicitation request is answered by this function. */
   elicit?: (request: ElicitRequest) => ElicitResult | Promise<ElicitResult>;
 }
@@ -47,7 +49,7 @@ export async function connect(options: ConnectOptions = {}): Promise<Harness> {
   const [clientTransport, serverTransport] = InMemoryTransport.createLinkedPair();
   const client = new Client(
     { name: 'mcp-test', version: '0.0.0' },
-    options.elicit ? { capabilities: { elicitation: { form: {} } } } : undefined,
+    options.elicit || options.formsDeclaredOnly ? { capabilities: { elicitation: { form: {} } } } : undefined,
   );
   if (options.elicit) client.setRequestHandler(ElicitRequestSchema, (request) => options.elicit!(request));
   // As every 2025 transport of the server does: answers in the 2025 spelling.

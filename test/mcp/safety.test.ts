@@ -234,7 +234,11 @@ describe('confirmation of destructive calls, by a client that shows forms', () =
 
   it.each([
     ['declines', { action: 'decline' }, /the user declined\. Nothing was sent\./],
-    ['cancels', { action: 'cancel' }, /the user cancelled the confirmation\. Nothing was sent\./],
+    [
+      'cancels',
+      { action: 'cancel' },
+      /the user cancelled the confirmation \(if no one can answer forms .*--no-confirm \(SVC_CONFIRM_DESTRUCTIVE=false\).*the confirm argument\)\. Nothing was sent\./,
+    ],
     [
       'types another id',
       { action: 'accept', content: { serviceId: 'rcs-cart-upsell' } },
@@ -291,6 +295,21 @@ describe('confirmation of destructive calls, by a client that shows forms', () =
     } finally {
       vi.useRealTimers();
     }
+  });
+
+  it('takes `confirm` from a host that declares forms but answers elicitation/create with -32601', async () => {
+    const h = await server({ formsDeclaredOnly: true });
+    const refused = await call(h, 'recommendation_delete_service', { serviceId: 'rcs-home-feed' });
+    expect(text(refused)).toMatch(
+      /\[not_confirmed\]: recommendation_delete_service needs confirmation \(its host shows no forms\): .*confirm set to the serviceId \("rcs-home-feed"\)/,
+    );
+    expect(sent(h)).toBe(0);
+    const confirmed = await call(h, 'recommendation_delete_service', {
+      serviceId: 'rcs-home-feed',
+      confirm: 'rcs-home-feed',
+    });
+    expect(confirmed.isError, text(confirmed)).toBeFalsy();
+    expect(sent(h)).toBe(1);
   });
 
   it('sends nothing when the form cannot be shown', async () => {
