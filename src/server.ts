@@ -1,4 +1,4 @@
-import { Server, type Transport } from '@modelcontextprotocol/server';
+import { SERVER_INFO_META_KEY, Server, type JSONRPCMessage, type Transport } from '@modelcontextprotocol/server';
 import { CATALOGUE } from './catalogue/catalogue.js';
 import { ConfigError, type Config } from './config.js';
 import { CREDENTIAL_HEADERS } from './upstream/auth.js';
@@ -81,7 +81,7 @@ export function createServerFactory(config: Config, deps: ServerDeps): ServerFac
   };
   const codec = confirmationCodec(config.safety.stateKey);
   const spent = new SpentStates(deps.now);
-  const egress = (message: Parameters<Transport['send']>[0]) => redactMessage(frame.redactor, message);
+  const egress = (message: JSONRPCMessage) => redactMessage(frame.redactor, withSlimIdentity(message));
   // Each operation compiled once, here: every stage of every call gets its compiled form.
   const defaultRegion = config.streamingRegion;
   const compiled = new Map(CATALOGUE.map((op) => [op, compileOperation(op, { defaultRegion })]));
@@ -158,6 +158,23 @@ export function createServerFactory(config: Config, deps: ServerDeps): ServerFac
     return server;
   };
   return Object.assign(factory, { calls: frame.calls });
+}
+
+/**
+ * A 2026-07-28 result carries the server's identity in its `_meta`; the whole of it (description, a base64 icon:
+ * ~700 bytes) is for server/discover, which a client reads once. Every other result carries what identifies the
+ * server: its name, title and version.
+ */
+function withSlimIdentity(message: JSONRPCMessage): JSONRPCMessage {
+  const result = (message as { result?: Record<string, unknown> }).result;
+  const meta = result?._meta as Record<string, unknown> | undefined;
+  const info = meta?.[SERVER_INFO_META_KEY] as Record<string, unknown> | undefined;
+  if (!result || !meta || !info || 'supportedVersions' in result) return message;
+  const { name, title, version } = info;
+  return {
+    ...message,
+    result: { ...result, _meta: { ...meta, [SERVER_INFO_META_KEY]: { name, title, version } } },
+  } as JSONRPCMessage;
 }
 
 /**
