@@ -60,12 +60,15 @@ function targets(r) {
   if (cold) {
     for (const era of ['2025', '2026']) {
       const by = Object.fromEntries(cold.targets.filter((t) => t.era === era).map((t) => [t.name, t.ratioToFloor]));
-      // Slower only when the whole interval of the paired difference is above zero: this machine's noise is a few ms.
-      const diff = cold.vsMinimal[`ours ${era}`];
+      // The goal of issue 24, on Node 22.1+: each with its compile cache warm (Node 20 has none, for either). Met
+      // on the clock; on a machine too busy for the clock to tell (the load average in the summary), the CPU time
+      // says what the clock would on an idle one.
+      const vs = cold.vsMinimal[`ours ${era}`];
+      const within = (ratio) => (ratio <= 1.1 ? 'yes' : 'no');
       rows.push([
-        `cold start (${era}) no slower than the bundled minimal v2 SDK server`,
-        `ours ${by.ours}× floor, bundled minimal ${by['sdk-minimal-bundled']}×; ours − minimal ${formatDifference(diff)}`,
-        diff.lowMs > 0 ? 'no' : diff.medianMs > 0 ? 'not measurably slower' : 'yes',
+        `cold start (${era}) within 1.1× of the bundled minimal v2 SDK server, the same compile cache (Node 22/24)`,
+        `ours ${vs.ratio}× minimal on the clock (ours − minimal ${formatDifference(vs)}), ${vs.cpuRatio}× in CPU time; ${cold.compileCache ? 'both with a warm compile cache' : 'no compile cache on this Node'}`,
+        !cold.compileCache ? 'n/a (Node 20)' : `${within(vs.ratio)} (clock), ${within(vs.cpuRatio)} (CPU)`,
       ]);
       rows.push([`cold start (${era}) ≤ 2.0× the floor (goal)`, `${by.ours}×`, by.ours <= 2 ? 'yes' : 'no']);
     }

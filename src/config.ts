@@ -3,6 +3,7 @@ import { SERVICES, type ServiceId } from './catalogue/types.js';
 import type { StreamingRegion } from './catalogue/fields.js';
 import type { AppKeys, GatewayKeys, StudioKeys } from './upstream/auth.js';
 import { environmentHelp } from './env-help.js';
+import { HTTP_ONLY_FLAGS, HTTP_ONLY_MESSAGE, PARSE_OPTIONS, flagDefault, flagsHelp, type Flags } from './flags.js';
 import {
   KEY_PAIRS,
   envChoices,
@@ -99,22 +100,19 @@ export class ConfigError extends Error {
   override name = 'ConfigError';
 }
 
-/** --help, made when asked for. */
-export const usage = () => `Usage: svc-platform-mcp [options]
+/** --help, made when asked for: the flags (src/flags.ts), then the environment. */
+export const usage = () =>
+  [
+    'Usage: svc-platform-mcp [options]',
+    '',
+    `  ${'(no option)'.padEnd(FLAG_COLUMN)}serve MCP over stdio`,
+    ...flagsHelp('  ', FLAG_COLUMN),
+    '',
+    environmentHelp(),
+  ].join('\n');
 
-  (no option)            serve MCP over stdio
-  --http                 serve Streamable HTTP at /mcp
-  --host <host>          HTTP bind address (default 127.0.0.1)
-  --port <port>          HTTP port (default 3000)
-  --stateless            HTTP without sessions (for replicas behind a load balancer)
-  --sandbox              route every service to the embedded simulator (demo credentials)
-  --read-only            offer only the tools that change nothing
-  --tools <a,b>          offer only these tools
-  --services <a,b>       offer only the tools of these services (ids as in SVC_SERVICES)
-  --no-confirm           run destructive calls (E11, E15) without asking the user first
-  --help, --version
-
-${environmentHelp()}`;
+/** Where --help's text of each flag begins. */
+const FLAG_COLUMN = 23;
 
 /** Every tool the server has: what --tools and SVC_TOOLS may name. */
 export const TOOL_NAMES: readonly string[] = Object.keys(TOOL_DEFINITIONS);
@@ -129,19 +127,7 @@ export function parseCommand(argv: readonly string[], env: Env): ParsedCommand {
   try {
     ({ values } = parseArgs({
       args: [...argv],
-      options: {
-        http: { type: 'boolean' },
-        host: { type: 'string' },
-        port: { type: 'string' },
-        stateless: { type: 'boolean' },
-        sandbox: { type: 'boolean' },
-        'read-only': { type: 'boolean' },
-        tools: { type: 'string' },
-        services: { type: 'string' },
-        'no-confirm': { type: 'boolean' },
-        help: { type: 'boolean', short: 'h' },
-        version: { type: 'boolean', short: 'v' },
-      },
+      options: PARSE_OPTIONS,
       strict: true,
       allowPositionals: false,
     }));
@@ -150,22 +136,8 @@ export function parseCommand(argv: readonly string[], env: Env): ParsedCommand {
   }
   if (values.help) return { kind: 'help' };
   if (values.version) return { kind: 'version' };
-  if (!values.http && (values.host || values.port || values.stateless)) {
-    throw new ConfigError('--host, --port and --stateless only apply with --http');
-  }
+  if (!values.http && HTTP_ONLY_FLAGS.some((name) => values[name])) throw new ConfigError(HTTP_ONLY_MESSAGE);
   return { kind: 'serve', config: buildConfig(values, env) };
-}
-
-interface Flags {
-  http?: boolean;
-  host?: string;
-  port?: string;
-  stateless?: boolean;
-  sandbox?: boolean;
-  'read-only'?: boolean;
-  tools?: string;
-  services?: string;
-  'no-confirm'?: boolean;
 }
 
 /**
@@ -237,7 +209,7 @@ function buildConfig(flags: Flags, env: Env): Config {
   const region = oneOf('SVC_STREAMING_REGION', value('SVC_STREAMING_REGION') ?? envDefault('SVC_STREAMING_REGION'));
   const timeoutMs = wholeNumber('SVC_TIMEOUT_MS');
 
-  const host = flags.host ?? '127.0.0.1';
+  const host = flags.host ?? flagDefault('host');
   const authToken = value('SVC_MCP_AUTH_TOKEN');
   if (flags.http && !isLoopback(host) && !authToken) {
     throw new ConfigError(`refusing to bind ${host} (not loopback) without SVC_MCP_AUTH_TOKEN`);
@@ -279,7 +251,7 @@ function buildConfig(flags: Flags, env: Env): Config {
     },
     http: {
       host,
-      port: integer(flags.port ?? '3000', '--port', 0, 65535),
+      port: integer(flags.port ?? flagDefault('port'), '--port', 0, 65535),
       stateless: Boolean(flags.stateless),
       authToken,
       allowedHosts: list('SVC_MCP_ALLOWED_HOSTS'),

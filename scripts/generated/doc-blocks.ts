@@ -21,6 +21,7 @@ import {
   readableDefault,
   type EnvVariable,
 } from '../../src/env-variables.js';
+import { FLAGS, HTTP_ONLY_FLAGS, type Flag } from '../../src/flags.js';
 
 const AUTH: Record<Operation['auth'], string> = {
   'gateway-signature': 'signature',
@@ -74,6 +75,20 @@ export function httpEnvTable(): string {
     row([variableCell(v), defaultCell(v, 'unset'), meaningCell(v)]),
   );
   return [row(['Variable', 'Default', 'Meaning']), '|---|---|---|', ...rows].join('\n');
+}
+
+/** The flags of the HTTP transport (docs/http.md): --http and those that apply only with it, said after the table. */
+export function httpFlagTable(): string {
+  const rows = (Object.entries(FLAGS) as [string, Flag][])
+    .filter(([name, flag]) => name === 'http' || flag.httpOnly)
+    .map(([name, flag]) => {
+      const fallback = flag.default === undefined ? (flag.type === 'boolean' ? 'off' : 'unset') : `\`${flag.default}\``;
+      const meaning = flag.details ? `${flag.help}. ${flag.details}` : flag.help!;
+      return row([`\`--${name}${flag.value ? ` ${flag.value}` : ''}\``, fallback, meaning]);
+    });
+  const httpOnly = HTTP_ONLY_FLAGS.map((name) => `\`--${name}\``);
+  const rule = `${httpOnly.slice(0, -1).join(', ')} and ${httpOnly.at(-1)} only apply with \`--http\`: without it the start is refused.`;
+  return [row(['Flag', 'Default', 'Meaning']), '|---|---|---|', ...rows, '', rule].join('\n');
 }
 
 function row(cells: readonly string[]): string {

@@ -1,7 +1,7 @@
 // Every file, or part of one, that is made from the source: `npm run generate` (scripts/generate.mjs) writes them,
 // test/docs/generated.test.ts only compares. `read` gives a file's current text: the parts not generated are kept.
 import { computeToolDefinitions } from '../../src/mcp/tool-definitions.js';
-import { envTable, httpEnvTable, replaceBlock, toolTable, translationNote } from './doc-blocks.js';
+import { envTable, httpEnvTable, httpFlagTable, replaceBlock, toolTable, translationNote } from './doc-blocks.js';
 import { linksFrom } from './links.js';
 import { manifestJson } from './manifest.js';
 import { serverJson } from './server-json.js';
@@ -23,7 +23,13 @@ export const DOCUMENTS: readonly (readonly [
       ['env', envTable],
     ],
   ],
-  ['docs/http.md', [['env-http', httpEnvTable]]],
+  [
+    'docs/http.md',
+    [
+      ['flags-http', httpFlagTable],
+      ['env-http', httpEnvTable],
+    ],
+  ],
   ['docs/tools.md', [['translation', translationNote]]],
 ];
 

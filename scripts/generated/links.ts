@@ -10,6 +10,7 @@ const SECTIONS: Record<string, string> = {
   limits: 'docs/http.md#limits',
   deploying: 'docs/deploying.md',
   'streamable-http-transport': 'docs/http.md#environment',
+  'sessions-and---stateless': 'docs/http.md#sessions-and---stateless',
 };
 
 /** `markdown` with each `](#section)` pointing to the section's page as seen from `file`. */

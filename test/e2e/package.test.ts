@@ -70,7 +70,7 @@ describe('the npm tarball', { timeout: 60_000 }, () => {
       ]),
     );
     const unexpected = packedFiles.filter(
-      (f) => !/^(dist\/.+\.c?js|dist\/THIRD_PARTY_NOTICES\.txt|package\.json|manifest\.json|README\.md)$/.test(f),
+      (f) => !/^(dist\/.+\.js|dist\/THIRD_PARTY_NOTICES\.txt|package\.json|manifest\.json|README\.md)$/.test(f),
     );
     expect(unexpected).toEqual([]);
   });

@@ -1,0 +1,97 @@
+import { ConfigError, parseCommand, usage, type Config } from './config.js';
+import { createUpstream } from './upstream/http.js';
+import { SERVER_VERSION, createServerFactory, type ServerDeps } from './server.js';
+import { serveStdio } from './transports/stdio.js';
+
+const WARM_UP_AFTER_MS = 300;
+
+/**
+ * The process's edge: the only module that reads process.argv or the server's settings in process.env, or exits
+ * (./cli.ts, which loads it, reads only what chooses the compile cache's directory).
+ */
+async function main(): Promise<void> {
+  // A host that closed our stderr must not crash the server: the failed write's 'error' is ignored, and later
+  // lines go nowhere. Logging never throws.
+  process.stderr.on('error', () => {});
+  const log = (line: string) => {
+    if (process.stderr.destroyed || process.stderr.writableEnded) return;
+    try {
+      process.stderr.write(`${line}\n`);
+    } catch {
+      // nothing to tell, and no one to tell it to
+    }
+  };
+  const command = parseCommand(process.argv.slice(2), process.env);
+  if (command.kind === 'help') return void process.stderr.write(`${usage()}\n`);
+  // The one stdout write outside the stdio transport: scripts read `--version` from stdout, and no session is open.
+  if (command.kind === 'version') return void process.stdout.write(`${SERVER_VERSION}\n`);
+
+  // Listened for from the start, so that a signal during start-up is not lost (nor kills the process mid-way).
+  const shutdown = new AbortController();
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => shutdown.abort(signal));
+  const onSignal = (handler: (signal: string) => void) => {
+    const fire = () => handler(String(shutdown.signal.reason));
+    if (shutdown.signal.aborted) fire();
+    else shutdown.signal.addEventListener('abort', fire, { once: true });
+  };
+
+  let config: Config = command.config;
+  const cleanups: (() => Promise<void>)[] = [];
+  if (config.sandbox) {
+    // Loaded only when asked for: a production start never pays for the simulator.
+    const { startSandbox, sandboxConfig } = await import('./sandbox/launch.js');
+    const sandbox = await startSandbox();
+    cleanups.push(() => sandbox.close());
+    config = sandboxConfig(config, sandbox);
+    log(
+      `svc-platform-mcp: SANDBOX MODE — every service is the embedded simulator at ${sandbox.url} (demo data, not the real platform)`,
+    );
+  }
+
+  const upstream = createUpstream(config);
+  // Web Crypto's randomUUID: node:crypto is loaded with the first signature, not at every start.
+  const deps: ServerDeps = {
+    upstream,
+    now: Date.now,
+    randomId: () => globalThis.crypto.randomUUID(),
+    random: Math.random,
+    log,
+  };
+  const createServer = createServerFactory(config, deps);
+  // undici and the call pipeline are loaded on the first call; hosts send initialize and tools/list at once and the
+  // first tool call only after the model has thought, so load them in that idle time.
+  setTimeout(() => {
+    upstream.warmUp();
+  }, WARM_UP_AFTER_MS).unref();
+
+  if (config.transport === 'http') {
+    const { serveHttp } = await import('./transports/http.js');
+    await serveHttp(createServer, config, { log, onSignal });
+  } else if (!shutdown.signal.aborted) {
+    // Ends on stdin EOF, a signal or a closed stdout, after the calls in flight are answered (within the grace
+    // period); then the sandbox and the connection pool are closed and the exit is clean.
+    await serveStdio(createServer, process.stdin, process.stdout, {
+      log,
+      onSignal,
+      graceMs: config.shutdownGraceMs,
+      calls: createServer.calls,
+    });
+  }
+  for (const cleanup of cleanups) await cleanup();
+  // destroy, not close: a call still waiting upstream after the grace period must not hold the exit.
+  await upstream.destroy();
+  process.exit(0);
+}
+
+/** A setting the operator can fix: one line and exit code 2; a start-up failure (port taken): one line, 1. */
+const run = () =>
+  main().catch((error: unknown) => {
+    const configuration = error instanceof ConfigError;
+    const oneLine = configuration || (error as Error)?.name === 'StartupError';
+    process.stderr.write(
+      `svc-platform-mcp: ${oneLine ? (error as Error).message : `fatal: ${(error as Error)?.stack ?? String(error)}`}\n`,
+    );
+    process.exit(configuration ? 2 : 1);
+  });
+
+void run();

@@ -1,0 +1,210 @@
+/**
+ * Node's compile cache, turned on by dist/cli.js (src/cli.ts) in a directory of the user's own
+ * (src/compile-cache.ts), never in the shared $TMPDIR/node-compile-cache where another local user could plant code.
+ */
+import { spawnSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import { chmodSync, chownSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync } from 'node:fs';
+import module from 'node:module';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { privateCacheDir, type CacheDirSources } from '../src/compile-cache.js';
+import { CLI_PATH } from './helpers/spawn-server.js';
+
+const uid = process.getuid?.();
+const posix = uid !== undefined;
+
+let work: string;
+beforeEach(() => {
+  work = mkdtempSync(join(tmpdir(), 'compile-cache-'));
+});
+afterEach(() => rmSync(work, { recursive: true, force: true }));
+
+/** A home, a temporary directory and an XDG cache home inside `work`; the real file system. */
+function sources(over: Partial<CacheDirSources> = {}): CacheDirSources {
+  return {
+    env: {},
+    homedir: () => join(work, 'home'),
+    tmpdir: () => join(work, 'tmp'),
+    uid,
+    fs: { mkdirSync: fs.mkdirSync, lstatSync: fs.lstatSync },
+    ...over,
+  };
+}
+const xdg = () => join(work, 'xdg');
+const inXdg = () => join(xdg(), 'svc-platform-mcp');
+const inHome = () => join(work, 'home', '.cache', 'svc-platform-mcp');
+const inTmp = () => join(work, 'tmp', `svc-platform-mcp-${uid}`);
+
+describe('privateCacheDir', () => {
+  it('takes $XDG_CACHE_HOME/svc-platform-mcp, made fresh with mode 0700', () => {
+    expect(privateCacheDir(sources({ env: { XDG_CACHE_HOME: xdg() } }))).toBe(inXdg());
+    const stat = lstatSync(inXdg());
+    expect(stat.isDirectory()).toBe(true);
+    if (posix) expect(stat.mode & 0o777).toBe(0o700);
+  });
+
+  it('takes ~/.cache/svc-platform-mcp when XDG_CACHE_HOME is unset, empty or relative (the XDG rule)', () => {
+    for (const XDG_CACHE_HOME of [undefined, '', 'relative/cache']) {
+      expect(privateCacheDir(sources({ env: { XDG_CACHE_HOME } }))).toBe(inHome());
+    }
+    expect(readdirSync(work)).toEqual(['home']);
+  });
+
+  it('falls back to <tmpdir>/svc-platform-mcp-<uid> when there is no home', () => {
+    const noHome = () => {
+      throw new Error('no home directory');
+    };
+    expect(privateCacheDir(sources({ homedir: noHome }))).toBe(inTmp());
+    expect(privateCacheDir(sources({ homedir: () => '' }))).toBe(inTmp());
+  });
+
+  it('reuses the directory a start before made', () => {
+    expect(privateCacheDir(sources())).toBe(inHome());
+    expect(privateCacheDir(sources())).toBe(inHome());
+  });
+
+  it.skipIf(!posix)('refuses a link in place of the directory, wherever it points, and takes the next', () => {
+    const elsewhere = join(work, 'elsewhere');
+    mkdirSync(elsewhere, { mode: 0o700 });
+    mkdirSync(xdg());
+    symlinkSync(elsewhere, inXdg());
+    expect(privateCacheDir(sources({ env: { XDG_CACHE_HOME: xdg() } }))).toBe(inHome());
+  });
+
+  it.skipIf(!posix)('refuses a directory others may write to or enter', () => {
+    mkdirSync(inHome(), { recursive: true, mode: 0o700 });
+    chmodSync(inHome(), 0o777);
+    expect(privateCacheDir(sources())).toBe(inTmp());
+    chmodSync(inHome(), 0o750);
+    expect(privateCacheDir(sources())).toBe(inTmp());
+  });
+
+  it.skipIf(uid !== 0)("refuses a directory of another user's, made first (as root: chown to 65534)", () => {
+    mkdirSync(join(work, 'tmp'), { mode: 0o777 });
+    mkdirSync(inTmp(), { mode: 0o700 });
+    chownSync(inTmp(), 65534, 65534);
+    expect(privateCacheDir(sources({ homedir: () => '' }))).toBeUndefined();
+  });
+
+  it('is none when no candidate will do, and none with NODE_DISABLE_COMPILE_CACHE=1, which makes nothing', () => {
+    const fail = () => {
+      throw new Error('EACCES');
+    };
+    expect(privateCacheDir(sources({ fs: { mkdirSync: fail, lstatSync: fs.lstatSync } }))).toBeUndefined();
+    expect(privateCacheDir(sources({ env: { NODE_DISABLE_COMPILE_CACHE: '1', XDG_CACHE_HOME: xdg() } }))).toBe(
+      undefined,
+    );
+    expect(readdirSync(work)).toEqual([]);
+  });
+});
+
+describe('dist/cli.js', () => {
+  const compileCache = 'enableCompileCache' in module;
+  let shared: string;
+  beforeEach(() => {
+    // What another local user may prepare: Node's default directory, open to all, with an entry in it.
+    shared = join(work, 'tmp', 'node-compile-cache');
+    mkdirSync(join(shared, 'planted'), { recursive: true });
+    fs.writeFileSync(join(shared, 'planted', 'entry'), 'not a cache');
+    chmodSync(shared, 0o777);
+  });
+  const env = (more: Record<string, string>) => ({
+    PATH: process.env.PATH,
+    HOME: join(work, 'home'),
+    TMPDIR: join(work, 'tmp'),
+    // Node (22.1+) tells on stderr which cache files it reads and whether it took them.
+    NODE_DEBUG_NATIVE: 'COMPILE_CACHE',
+    ...more,
+  });
+  const start = (more: Record<string, string>) => {
+    const run = spawnSync(process.execPath, [CLI_PATH, '--version'], { encoding: 'utf8', env: env(more) });
+    expect(run.stdout).toMatch(/^\d+\.\d+\.\d+\n$/);
+    return run.stderr;
+  };
+  /** The cache files a start read, by Node's account. */
+  const read = (stderr: string) => [...stderr.matchAll(/reading cache from (\S+)/g)].map((m) => m[1]!);
+  const files = (dir: string) =>
+    fs.existsSync(dir)
+      ? readdirSync(dir, { recursive: true, withFileTypes: true })
+          .filter((entry) => entry.isFile())
+          .map((entry) => join(entry.parentPath, entry.name))
+      : [];
+  const untouched = () => {
+    expect(files(shared)).toEqual([join(shared, 'planted', 'entry')]);
+    expect(fs.readFileSync(join(shared, 'planted', 'entry'), 'utf8')).toBe('not a cache');
+  };
+
+  it.runIf(compileCache)('keeps the cache in $XDG_CACHE_HOME/svc-platform-mcp and takes it at the next start', () => {
+    const first = read(start({ XDG_CACHE_HOME: xdg() }));
+    expect(first.length).toBeGreaterThan(0);
+    expect(first.filter((file) => !file.startsWith(inXdg() + '/'))).toEqual([]);
+    expect(files(inXdg()).length).toBeGreaterThan(0);
+    const second = start({ XDG_CACHE_HOME: xdg() });
+    expect(second).toMatch(/for (?:ESM )?\S+[\\/]chunks[\\/]server-[\w-]+\.js was accepted/);
+    untouched();
+    // Nothing else under the temporary directory either: no private directory was needed there.
+    expect(readdirSync(join(work, 'tmp'))).toEqual(['node-compile-cache']);
+  });
+
+  it.runIf(compileCache)("where Node's default would have read the shared directory (what this file guards)", () => {
+    const withDefault = spawnSync(
+      process.execPath,
+      [
+        '--input-type=module',
+        '-e',
+        [
+          "import module from 'node:module';",
+          'module.enableCompileCache();',
+          "process.argv = [process.argv[0], 'svc-platform-mcp', '--version'];",
+          `await import(${JSON.stringify(pathToFileURL(CLI_PATH).href)});`,
+        ].join('\n'),
+      ],
+      { encoding: 'utf8', env: env({ XDG_CACHE_HOME: xdg() }) },
+    );
+    expect(read(withDefault.stderr).length).toBeGreaterThan(0);
+    expect(read(withDefault.stderr).filter((file) => !file.startsWith(shared + '/'))).toEqual([]);
+  });
+
+  it.runIf(!compileCache)('runs without a cache on Node 20, making no directory and touching nothing shared', () => {
+    expect(read(start({ XDG_CACHE_HOME: xdg() }))).toEqual([]);
+    expect(fs.existsSync(xdg())).toBe(false);
+    expect(fs.existsSync(join(work, 'home'))).toBe(false);
+    untouched();
+  });
+
+  it('runs with no cache when no private directory will do, rather than in the shared one', () => {
+    // Each candidate is a file, not a directory: the home, $XDG_CACHE_HOME and <tmpdir>/svc-platform-mcp-<uid>.
+    const taken = [join(work, 'home'), xdg(), inTmp()];
+    for (const file of taken) fs.writeFileSync(file, '');
+    expect(read(start({ XDG_CACHE_HOME: xdg() }))).toEqual([]);
+    expect(files(work).sort()).toEqual([...taken, join(shared, 'planted', 'entry')].sort());
+  });
+
+  it('writes no cache anywhere with NODE_DISABLE_COMPILE_CACHE=1', () => {
+    expect(read(start({ XDG_CACHE_HOME: xdg(), NODE_DISABLE_COMPILE_CACHE: '1' }))).toEqual([]);
+    expect(fs.existsSync(xdg())).toBe(false);
+    expect(fs.existsSync(join(work, 'home'))).toBe(false);
+    untouched();
+  });
+
+  it('gives stack traces of the sources with --enable-source-maps, as the chunks ship their maps in a clone', () => {
+    // The server's one fatal path: stdout refuses the --version line, and the error's stack is printed.
+    const failing = [
+      "process.argv = [process.argv[0], 'svc-platform-mcp', '--version'];",
+      "process.stdout.write = () => { throw new Error('stdout refused'); };",
+      `await import(${JSON.stringify(pathToFileURL(CLI_PATH).href)});`,
+    ].join('\n');
+    const run = (...flags: string[]) =>
+      spawnSync(process.execPath, [...flags, '--input-type=module', '-e', failing], {
+        encoding: 'utf8',
+        env: { PATH: process.env.PATH, HOME: join(work, 'home'), XDG_CACHE_HOME: xdg() },
+      }).stderr;
+    expect(run('--enable-source-maps')).toMatch(
+      /fatal: Error: stdout refused\n.*\n\s+at main \(.*src[\\/]main\.ts:\d+:\d+\)/,
+    );
+    expect(run()).toMatch(/at \w+ \(.*dist[\\/]chunks[\\/]server-[\w-]+\.js:\d+:\d+\)/);
+  });
+});

@@ -1,0 +1,56 @@
+/** The table of flags (src/flags.ts): what parseCommand accepts, refuses and defaults to, and what --help lists. */
+import { describe, expect, it } from 'vitest';
+import { ConfigError, parseCommand, usage } from '../src/config.js';
+import { FLAGS, HTTP_ONLY_FLAGS, type Flag, type FlagName } from '../src/flags.js';
+
+const ROWS = Object.entries(FLAGS) as [FlagName, Flag][];
+/** A value each string flag accepts. */
+const VALUES: Partial<Record<FlagName, string>> = {
+  host: 'localhost',
+  port: '0',
+  tools: 'kms_migrate_key',
+  services: 'kms',
+};
+/** A command line that gives the flag (with a value it accepts), with --http when it needs it. */
+const given = (name: FlagName, flag: Flag) => [
+  ...(flag.httpOnly ? ['--http'] : []),
+  `--${name}`,
+  ...(flag.type === 'string' ? [VALUES[name]!] : []),
+];
+
+describe('the table of flags', () => {
+  it('gives the parser every flag, with its short form', () => {
+    for (const [name, flag] of ROWS) expect(() => parseCommand(given(name, flag), {}), name).not.toThrow();
+    expect(parseCommand(['-h'], {})).toEqual({ kind: 'help' });
+    expect(parseCommand(['-v'], {})).toEqual({ kind: 'version' });
+    expect(() => parseCommand(['--verbose'], {})).toThrow(/Unknown option '--verbose'[\s\S]*Usage: svc-platform-mcp/);
+  });
+
+  it('refuses each flag it marks HTTP-only without --http, in words made from the table', () => {
+    expect(HTTP_ONLY_FLAGS).toEqual(['host', 'port', 'stateless']);
+    for (const name of HTTP_ONLY_FLAGS) {
+      const argv = given(name, FLAGS[name]).filter((arg) => arg !== '--http');
+      expect(() => parseCommand(argv, {}), name).toThrow(ConfigError);
+      expect(() => parseCommand(argv, {}), name).toThrow(/^--host, --port and --stateless only apply with --http$/);
+    }
+  });
+
+  it('takes its defaults when a flag is not given', () => {
+    const command = parseCommand(['--http'], {});
+    if (command.kind !== 'serve') throw new Error(command.kind);
+    expect(command.config.http.host).toBe(FLAGS.host.default);
+    expect(String(command.config.http.port)).toBe(FLAGS.port.default);
+  });
+
+  it('lists every flag in --help, with its value, help and default', () => {
+    const text = usage();
+    for (const [name, flag] of ROWS) {
+      if (!flag.help) expect(text).toMatch(new RegExp(`^  .*--${name}\\b`, 'm'));
+      else {
+        const label = `--${name}${flag.value ? ` ${flag.value}` : ''}`;
+        const fallback = flag.default ? ` (default ${flag.default})` : '';
+        expect(text, name).toContain(`  ${label.padEnd(23)}${flag.help}${fallback}\n`);
+      }
+    }
+  });
+});
