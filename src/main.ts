@@ -1,5 +1,7 @@
 import { ConfigError, parseCommand, usage, type Config } from './config.js';
+import { CREDENTIAL_HEADERS } from './upstream/auth.js';
 import { createUpstream } from './upstream/http.js';
+import { Redactor } from './util/redact.js';
 import { SERVER_VERSION, createServerFactory, type ServerDeps } from './server.js';
 import { serveStdio } from './transports/stdio.js';
 
@@ -13,10 +15,13 @@ async function main(): Promise<void> {
   // A host that closed our stderr must not crash the server: the failed write's 'error' is ignored, and later
   // lines go nowhere. Logging never throws.
   process.stderr.on('error', () => {});
+  // Every line to stderr passes the egress redactor (set once the secrets are known): the same one every JSON-RPC
+  // message passes (server.ts).
+  const egress: { redactor?: Redactor } = {};
   const log = (line: string) => {
     if (process.stderr.destroyed || process.stderr.writableEnded) return;
     try {
-      process.stderr.write(`${line}\n`);
+      process.stderr.write(`${egress.redactor ? egress.redactor.redact(line) : line}\n`);
     } catch {
       // nothing to tell, and no one to tell it to
     }
@@ -48,6 +53,7 @@ async function main(): Promise<void> {
     );
   }
 
+  const redactor = (egress.redactor = new Redactor(config.secrets, CREDENTIAL_HEADERS));
   const upstream = createUpstream(config);
   // Web Crypto's randomUUID: node:crypto is loaded with the first signature, not at every start.
   const deps: ServerDeps = {
@@ -56,6 +62,7 @@ async function main(): Promise<void> {
     randomId: () => globalThis.crypto.randomUUID(),
     random: Math.random,
     log,
+    redactor,
   };
   const createServer = createServerFactory(config, deps);
   // undici and the call pipeline are loaded on the first call; hosts send initialize and tools/list at once and the

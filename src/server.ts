@@ -32,8 +32,14 @@ export interface ServerDeps {
   now(): number;
   randomId(): string;
   random(): number;
-  /** One line to stderr (never stdout, which belongs to the stdio transport). */
+  /** One line to stderr (never stdout, which belongs to the stdio transport), through the egress redactor. */
   log(line: string): void;
+  /**
+   * Knows every configured secret: every outgoing message passes it (and the process edge passes every stderr line),
+   * and each call's attempts add their signatures to it for the upstream's answer. By default one of the config's
+   * secrets (for servers made without a process edge: tests, benchmarks).
+   */
+  redactor?: Redactor;
 }
 
 /** How one server differs from the process's defaults: an HTTP client's narrowing, and whether it may ask for forms. */
@@ -74,7 +80,7 @@ export function createServerFactory(config: Config, deps: ServerDeps): ServerFac
   const frame: CallFrame = {
     deps: attemptDeps,
     calls: new Calls({ maxConcurrent: config.limits.maxConcurrentCalls, maxQueued: config.limits.maxQueuedCalls }),
-    redactor: new Redactor(config.secrets, CREDENTIAL_HEADERS),
+    redactor: deps.redactor ?? new Redactor(config.secrets, CREDENTIAL_HEADERS),
     maxResultBytes: config.limits.maxResultBytes,
     log: (entry) => deps.log(JSON.stringify({ event: 'tool_call', ...entry })),
     confirmDestructive: config.safety.confirmDestructive,
