@@ -13,7 +13,15 @@ import { errorResult, type ToolResult } from './tool-result.js';
 export type Note = (level: 'info' | 'notice' | 'warning', message: string) => void;
 
 export interface CallLog {
-  (entry: { tool: string; outcome: string; durationMs: number; attempts: number; httpStatus?: number }): void;
+  (entry: {
+    tool: string;
+    outcome: string;
+    durationMs: number;
+    attempts: number;
+    httpStatus?: number;
+    sub?: string;
+    client_id?: string;
+  }): void;
 }
 
 /**
@@ -57,6 +65,8 @@ export type Confirmation = { kind: 'confirmed' } | { kind: 'ask'; pending: unkno
 export interface CallHooks {
   /** The client the call is for (a session id, an address, stdio): clients take turns for places. */
   client?: string;
+  /** Who calls, as an OAuth access token says (its `sub` and its client): for the log line, never the token. */
+  who?: { sub: string; client_id?: string };
   signal: AbortSignal;
   note: Note;
   confirm(request: ConfirmationRequest): Promise<Confirmation>;
@@ -134,7 +144,7 @@ export function callOperation(
 export async function runCall(
   frame: CallFrame,
   tool: string,
-  hooks: Pick<CallHooks, 'signal' | 'client'>,
+  hooks: Pick<CallHooks, 'signal' | 'client' | 'who'>,
   work: (signal: AbortSignal, admit: Admit) => Promise<Completed>,
   describe: (failure: CallFailure) => string = (f) => `${tool} failed [${f.code}]: ${f.message}`,
 ): Promise<ToolOutcome> {
@@ -177,6 +187,7 @@ export async function runCall(
     durationMs: frame.now() - started,
     attempts: meta?.attempts ?? 0,
     httpStatus: meta?.status,
+    ...hooks.who,
   });
   return outcome;
 }
