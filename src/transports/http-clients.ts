@@ -80,6 +80,15 @@ export function clientKey(address: string): string | undefined {
   return address.slice(0, 64);
 }
 
+/**
+ * In OAuth mode a client is a user: the token's subject, whatever address it comes from, so that users behind one
+ * proxy or NAT take turns as themselves (and one cannot take another's places). Marked, so that it never equals
+ * an address.
+ */
+export function subjectKey(subject: string): string {
+  return `sub:${subject}`;
+}
+
 function isTrusted(list: BlockList, address: string): boolean {
   const version = isIP(address);
   return version !== 0 && list.check(address, version === 4 ? 'ipv4' : 'ipv6');
