@@ -247,7 +247,7 @@ function buildConfig(flags: Flags, env: Env): Config {
 
   const host = flags.host ?? '127.0.0.1';
   const authToken = value('SVC_MCP_AUTH_TOKEN');
-  const oauth = oauthOptions(value, authToken !== undefined);
+  const oauth = flags.http ? oauthOptions(value, authToken !== undefined) : undefined;
   if (flags.http && !isLoopback(host) && !authToken && !oauth) {
     throw new ConfigError(
       `refusing to bind ${host} (not loopback) without SVC_MCP_AUTH_TOKEN or SVC_MCP_OAUTH_ISSUER (OAuth)`,

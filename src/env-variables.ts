@@ -307,7 +307,7 @@ export const ENV_VARIABLES = [
   {
     name: 'SVC_MCP_OAUTH_ISSUER',
     group: 'http',
-    meaning: "OAuth mode: the authorization server's issuer URL; access tokens are JWTs checked against its keys",
+    meaning: "OAuth mode: the authorization server's issuer URL (tokens are JWTs checked by its keys)",
     details:
       'Instead of `SVC_MCP_AUTH_TOKEN` (not both): every request except `/healthz` and the Protected Resource ' +
       "Metadata needs a JWT access token of this issuer for `SVC_MCP_PUBLIC_URL`, and the token's scopes " +
@@ -316,10 +316,10 @@ export const ENV_VARIABLES = [
   {
     name: 'SVC_MCP_PUBLIC_URL',
     group: 'http',
-    meaning: "the MCP endpoint's URL as clients reach it, e.g. https://mcp.example.com/mcp (required in OAuth mode)",
+    meaning: "OAuth mode: the MCP endpoint's URL as clients reach it, e.g. https://mcp.example.com/mcp",
     details:
-      'The audience every access token must name (RFC 8707) and the `resource` of the Protected Resource Metadata ' +
-      '(RFC 9728).',
+      'Required in OAuth mode: the audience every access token must name (RFC 8707) and the `resource` of the ' +
+      'Protected Resource Metadata (RFC 9728).',
   },
   {
     name: 'SVC_MCP_ALLOWED_HOSTS',
