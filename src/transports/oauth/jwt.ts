@@ -19,7 +19,7 @@ export interface Jwk {
 /** What a verified token says about who calls. */
 export interface TokenClaims {
   subject: string;
-  /** `client_id` (RFC 9068), else `azp` (OpenID Connect, Keycloak, Entra ID v2), else `appid` (Entra ID v1). */
+  /** `client_id` (RFC 9068), else `azp` (OpenID Connect: Keycloak, Entra ID v2), `appid` (Entra ID v1), `cid` (Okta) */
   client?: string;
   scopes: readonly string[];
   /** Seconds since the epoch. */
@@ -183,7 +183,9 @@ export function checkClaims(payload: Record<string, unknown>, checks: ClaimCheck
     throw new TokenError('the token is not valid yet (nbf)');
   const sub = payload.sub;
   if (typeof sub !== 'string' || sub === '') throw new TokenError('the token has no subject (sub)');
-  const client = [payload.client_id, payload.azp, payload.appid].find((c): c is string => typeof c === 'string');
+  const client = [payload.client_id, payload.azp, payload.appid, payload.cid].find(
+    (c): c is string => typeof c === 'string',
+  );
   return { subject: sub, ...(client ? { client } : {}), scopes: scopesOf(payload), expiresAt: exp };
 }
 
