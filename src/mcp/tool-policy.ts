@@ -48,11 +48,3 @@ export function narrow(policy: ToolPolicy, narrowing: Narrowing | undefined): To
   }
   return { ...policy, readOnly, tools };
 }
-
-/** Two narrowings as one (a client's headers and its token's scopes): each can only take tools away. */
-export function bothNarrowings(a: Narrowing | undefined, b: Narrowing | undefined): Narrowing | undefined {
-  if (!a || !b) return a ?? b;
-  const readOnly = a.readOnly === true || b.readOnly === true;
-  const tools = a.tools && b.tools ? a.tools.filter((t) => b.tools!.includes(t)) : (a.tools ?? b.tools);
-  return { ...(readOnly ? { readOnly } : {}), ...(tools ? { tools } : {}) };
-}
