@@ -18,7 +18,7 @@ import { StreamableHTTPClientTransport as HttpV1 } from '@modelcontextprotocol/s
 import { startAuthorizationServer, type AuthorizationServer } from '../../helpers/authorization-server.js';
 import { mintJwt, tampered, unsignedJwt } from '../../helpers/jwt-mint.js';
 import { VALID } from '../../helpers/valid-args.js';
-import { rawRequest, rpcMessage, spawnHttpServer, type HttpServerProcess } from '../../helpers/spawn-http.js';
+import { rawRequest, rpcMessage, runCli, spawnHttpServer, type HttpServerProcess } from '../../helpers/spawn-http.js';
 
 type Kind = 'v2-modern' | 'v2-legacy' | 'v1';
 /** What a client asks for; the authorization server grants each client its own part of it. */
@@ -158,9 +158,11 @@ describe.each(MODES)('OAuth mode, $mode', ({ args, kinds }) => {
   it('keeps every token out of the log', () => {
     const log = setup.server.stderr();
     expect(log).toMatch(/"event":"tool_call".*"sub":"writer","client_id":"writer"/);
-    expect(log).toMatch(
-      /"status":403,"ms":\d+,"rpc":"tools\/call","tool":"dataflow_update_job_execution_options","refused":"scope"/,
+    // Each of the three clients got the 403 for its write (a client may try again after asking for more scopes).
+    const refusals = log.match(
+      /"status":403,"ms":\d+,"rpc":"tools\/call","tool":"dataflow_update_job_execution_options","refused":"scope"/g,
     );
+    expect(refusals?.length).toBeGreaterThanOrEqual(3);
     expect(log).not.toMatch(/eyJ[A-Za-z0-9_-]{10,}/);
   });
 });
@@ -285,11 +287,99 @@ describe('OAuth mode on the wire', () => {
     expect(withoutToken.status).toBe(401);
   });
 
+  it('takes the scopes of each request in a session: the same user steps up with a broader token', async () => {
+    const opened = await post(initialize, { Authorization: `Bearer ${token({ sub: 'carol', scope: 'svc.read' })}` });
+    const session = opened.headers['mcp-session-id'] as string;
+    const names = async (scope: string) => {
+      const answer = await post(LIST, {
+        Authorization: `Bearer ${token({ sub: 'carol', scope })}`,
+        'Mcp-Session-Id': session,
+      });
+      return (rpcMessage(answer.body).result as { tools: { name: string }[] }).tools.map((t) => t.name);
+    };
+    expect(await names('svc.read')).toHaveLength(10);
+    expect(await names('svc.read svc.write svc.destructive')).toHaveLength(16);
+    expect(await names('svc.destructive')).toEqual(['recommendation_delete_service', 'kms_migrate_key']);
+  });
+
+  it('refuses a 2026-07-28 call beyond the scopes with 403 before the per-request server sees it', async () => {
+    const meta = {
+      'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+      'io.modelcontextprotocol/clientInfo': { name: 'raw', version: '0' },
+      'io.modelcontextprotocol/clientCapabilities': {},
+    };
+    const body = (name: string) =>
+      JSON.stringify({ jsonrpc: '2.0', id: 9, method: 'tools/call', params: { name, arguments: {}, _meta: meta } });
+    const headers = (name: string) => ({
+      Authorization: `Bearer ${token({ scope: 'svc.read' })}`,
+      'MCP-Protocol-Version': '2026-07-28',
+      'Mcp-Method': 'tools/call',
+      'Mcp-Name': name,
+    });
+    const write = await post(body('datacatalog_run_scanner'), headers('datacatalog_run_scanner'));
+    expect(write.status).toBe(403);
+    expect(write.headers['www-authenticate']).toMatch(/^Bearer error="insufficient_scope", scope="svc.write"/);
+    const read = await post(body('search_list_tokenizer_languages'), headers('search_list_tokenizer_languages'));
+    expect(read.status).toBe(200);
+    expect(JSON.stringify(rpcMessage(read.body).result)).toContain('korean');
+  });
+
   it('lets no token, nor its signature, reach a log line', () => {
     const log = setup.server.stderr();
     expect(log).not.toMatch(/eyJ[A-Za-z0-9_-]{8,}/);
     const sample = token();
     expect(log).not.toContain(sample.split('.')[2]!.slice(0, 16));
     expect(log).toContain('"refused":"auth"');
+  });
+});
+
+describe('OAuth mode with replicas', () => {
+  it('accepts one token on two replicas that share nothing but the settings (verification is stateless)', async () => {
+    const port = await freePort();
+    const publicUrl = `http://127.0.0.1:${port}/mcp`;
+    const as = await startAuthorizationServer(publicUrl, CLIENTS);
+    const env = { SVC_MCP_OAUTH_ISSUER: as.issuer, SVC_MCP_PUBLIC_URL: publicUrl };
+    const replicas = [
+      await spawnHttpServer(['--sandbox', '--stateless'], env),
+      await spawnHttpServer(['--sandbox', '--stateless'], env),
+    ];
+    try {
+      // One token from the authorization server's token endpoint, as a client would get it.
+      const answer = await fetch(`${as.issuer}/token`, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/x-www-form-urlencoded',
+          authorization: `Basic ${Buffer.from(`reader:${CLIENTS[1]!.secret}`).toString('base64')}`,
+        },
+        body: new URLSearchParams({ grant_type: 'client_credentials', scope: 'svc.read', resource: publicUrl }),
+      });
+      const { access_token: accessToken } = (await answer.json()) as { access_token: string };
+      expect(accessToken.split('.')).toHaveLength(3);
+      for (const replica of replicas) {
+        const listed = await rawRequest(replica.url, {
+          headers: { Authorization: `Bearer ${accessToken}` },
+          body: JSON.stringify({
+            jsonrpc: '2.0',
+            id: 1,
+            method: 'initialize',
+            params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '0' } },
+          }),
+        });
+        expect(listed.status).toBe(200);
+        expect(replica.stderr()).not.toContain(accessToken.split('.')[2]!.slice(0, 16));
+      }
+    } finally {
+      for (const replica of replicas) await replica.stop();
+      await as.close();
+    }
+  });
+
+  it('stops the start with exit code 2 and one line for an issuer that is not https', async () => {
+    const { code, stderr } = await runCli(['--http', '--port', '0'], {
+      SVC_MCP_OAUTH_ISSUER: 'http://sso.example.com',
+      SVC_MCP_PUBLIC_URL: 'https://mcp.example.com/mcp',
+    });
+    expect(code).toBe(2);
+    expect(stderr).toBe('svc-platform-mcp: SVC_MCP_OAUTH_ISSUER must be an https URL (http only on loopback)\n');
   });
 });
