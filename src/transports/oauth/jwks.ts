@@ -12,6 +12,8 @@ export interface JwksOptions {
   now(): number;
   minRefetchMs?: number;
   maxAgeMs?: number;
+  /** While there are no keys at all, how long after a failed fetch the next may start (0: at once). */
+  minRetryMs?: number;
 }
 
 export const JWKS_MIN_REFETCH_MS = 60_000;
@@ -28,6 +30,8 @@ export class JwksCache {
   /** When the last fetch started, successful or not. */
   #fetchedAt = -Infinity;
   #loading: Promise<VerificationKey[]> | undefined;
+  /** Why the last fetch failed, while no key was ever fetched. */
+  #failure: KeysUnavailable | undefined;
 
   constructor(options: JwksOptions) {
     this.#options = options;
@@ -58,13 +62,21 @@ export class JwksCache {
   #load(required: boolean): Promise<VerificationKey[]> {
     if (!this.#loading) {
       if (!required && !this.#mayRefetch()) return Promise.resolve(this.#keys ?? []);
+      const { now, minRetryMs = 0 } = this.#options;
+      if (required && this.#failure && now() - this.#fetchedAt < minRetryMs) return Promise.reject(this.#failure);
       this.#fetchedAt = this.#options.now();
       this.#loading = this.#options
         .fetchKeys()
-        .then((document) => (this.#keys = keysOf(document)))
+        .then((document) => {
+          this.#failure = undefined;
+          return (this.#keys = keysOf(document));
+        })
         .catch((error: unknown) => {
           if (this.#keys) return this.#keys;
-          throw new KeysUnavailable(`cannot fetch the authorization server's keys: ${(error as Error).message}`);
+          this.#failure = new KeysUnavailable(
+            `cannot fetch the authorization server's keys: ${(error as Error).message}`,
+          );
+          throw this.#failure;
         })
         .finally(() => (this.#loading = undefined));
     }

@@ -17,6 +17,12 @@ export interface VerifierOptions {
 export type TokenVerifier = (token: string) => Promise<TokenClaims>;
 
 /**
+ * After a failed discovery, tokens are answered "unavailable" for this long without trying again: a flood of
+ * tokens while the authorization server is down must not become a flood of requests to it.
+ */
+export const RETRY_AFTER_FAILURE_MS = 5000;
+
+/**
  * Verifies access tokens locally, with nothing but the issuer's published keys: no call to the authorization server
  * per token, and no state but that key set, so any replica verifies any token. The issuer's metadata is discovered
  * when the first token arrives (a start does not depend on the authorization server being up); a failed discovery
@@ -24,14 +30,26 @@ export type TokenVerifier = (token: string) => Promise<TokenClaims>;
  */
 export function tokenVerifier(options: VerifierOptions): TokenVerifier {
   let jwks: Promise<JwksCache> | undefined;
-  const keys = () =>
-    (jwks ??= discoverIssuer(options.issuer, options.fetchJson).then(
-      ({ jwksUri }) => new JwksCache({ fetchKeys: () => options.fetchJson(jwksUri).then(orMissing), now: options.now }),
+  let failed: { at: number; error: KeysUnavailable } | undefined;
+  const keys = () => {
+    if (!jwks && failed && options.now() - failed.at < RETRY_AFTER_FAILURE_MS) return Promise.reject(failed.error);
+    return (jwks ??= discoverIssuer(options.issuer, options.fetchJson).then(
+      ({ jwksUri }) =>
+        new JwksCache({
+          fetchKeys: () => options.fetchJson(jwksUri).then(orMissing),
+          now: options.now,
+          minRetryMs: RETRY_AFTER_FAILURE_MS,
+        }),
       (error: unknown) => {
         jwks = undefined;
-        throw new KeysUnavailable(`cannot discover the authorization server: ${(error as Error).message}`);
+        const unavailable = new KeysUnavailable(
+          `cannot discover the authorization server: ${(error as Error).message}`,
+        );
+        failed = { at: options.now(), error: unavailable };
+        throw unavailable;
       },
     ));
+  };
   return async (token) => {
     const parsed = parseToken(token);
     const alg = algorithmOf(parsed);

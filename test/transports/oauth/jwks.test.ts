@@ -10,7 +10,7 @@ const jwk = (kid: string) => ({
 });
 
 /** A key server whose set the test changes, counting fetches; a clock the test moves. */
-function setUp(initial: string[]) {
+function setUp(initial: string[], minRetryMs?: number) {
   const keys = new Map(initial.map((kid) => [kid, jwk(kid)]));
   let fetches = 0;
   let failing = false;
@@ -22,6 +22,7 @@ function setUp(initial: string[]) {
       return { keys: [...keys.values()] };
     },
     now: () => now,
+    minRetryMs,
   });
   return {
     cache,
@@ -86,5 +87,17 @@ describe('JwksCache', () => {
     const keys = keysOf({ keys: [{ kty: 'oct', k: 'c2VjcmV0' }, { kty: 'RSA', n: '!!' }, null, 'x', jwk('ok')] });
     expect(keys.map((k) => k.jwk.kid)).toEqual(['ok']);
     expect(() => keysOf({})).toThrow(/keys/);
+  });
+
+  it('waits before trying again while it has no keys, when told to', async () => {
+    const s = setUp(['a'], 5000);
+    s.fail(true);
+    await expect(s.kids('a')).rejects.toThrow(KeysUnavailable);
+    s.fail(false);
+    await expect(s.kids('a')).rejects.toThrow(KeysUnavailable);
+    expect(s.fetches()).toBe(1);
+    s.advance(5000);
+    expect(await s.kids('a')).toEqual(['a']);
+    expect(s.fetches()).toBe(2);
   });
 });

@@ -69,7 +69,12 @@ describe('tokenVerifier', () => {
     const s = setUp();
     s.setDown(true);
     await expect(s.verify(mint(s.published[0]!))).rejects.toThrow(KeysUnavailable);
+    const tried = s.asked.length;
+    // A flood of tokens meanwhile does not become a flood of requests to the authorization server.
     s.setDown(false);
+    for (let i = 0; i < 20; i += 1) await expect(s.verify(mint(s.published[0]!))).rejects.toThrow(KeysUnavailable);
+    expect(s.asked).toHaveLength(tried);
+    s.advance(5000);
     await expect(s.verify(mint(s.published[0]!))).resolves.toMatchObject({ subject: 'alice' });
   });
 
