@@ -45,6 +45,8 @@ export async function startAuthorizationServer(
       id_token_signed_response_alg: 'ES256',
     })),
     jwks: { keys: [signing] },
+    // Client credentials use no cookie; keys only keep the provider from warning about their absence.
+    cookies: { keys: ['svc-platform-mcp-test-cookie-key'] },
     features: {
       devInteractions: { enabled: false },
       clientCredentials: { enabled: true },
@@ -64,8 +66,6 @@ export async function startAuthorizationServer(
       },
     },
   });
-  // Plain http on loopback: the provider must not insist on TLS-only cookie settings it does not use here.
-  provider.proxy = false;
   server.on('request', provider.callback());
   return {
     issuer,

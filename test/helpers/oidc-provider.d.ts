@@ -4,7 +4,6 @@ declare module 'oidc-provider' {
 
   export default class Provider {
     constructor(issuer: string, configuration: Record<string, unknown>);
-    proxy: boolean;
     callback(): (req: IncomingMessage, res: ServerResponse) => void;
   }
   export const errors: { InvalidTarget: new (description?: string) => Error };
