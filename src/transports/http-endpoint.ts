@@ -217,7 +217,7 @@ export function mcpEndpoint(
         res,
         429,
         -32000,
-        `Too many sessions from your address: at most ${options.maxSessionsPerClient} at once (SVC_MCP_MAX_SESSIONS_PER_CLIENT). ` +
+        `Too many sessions ${options.oauth ? 'of your user' : 'from your address'}: at most ${options.maxSessionsPerClient} at once (SVC_MCP_MAX_SESSIONS_PER_CLIENT). ` +
           'End unused sessions (DELETE /mcp), or wait for an idle one to expire (SVC_MCP_SESSION_IDLE_MS).',
         { 'Retry-After': String(Math.ceil(sessions.retryAfterMs(client) / 1000)) },
       );

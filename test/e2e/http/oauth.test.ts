@@ -374,6 +374,45 @@ describe('OAuth mode with replicas', () => {
     }
   });
 
+  it('counts a user as the client of the per-client limits, even on loopback where addresses count for nothing', async () => {
+    const port = await freePort();
+    const publicUrl = `http://127.0.0.1:${port}/mcp`;
+    const as = await startAuthorizationServer(publicUrl, CLIENTS);
+    const server = await spawnHttpServer(['--sandbox', '--port', String(port)], {
+      SVC_MCP_OAUTH_ISSUER: as.issuer,
+      SVC_MCP_PUBLIC_URL: publicUrl,
+      SVC_MCP_MAX_SESSIONS_PER_CLIENT: '1',
+    });
+    const now = Math.floor(Date.now() / 1000);
+    const tokenOf = (sub: string) =>
+      mintJwt(
+        { iss: as.issuer, aud: publicUrl, sub, scope: 'svc.read', exp: now + 300 },
+        { key: as.signingKey, kid: as.kid, alg: 'ES256' },
+      );
+    const open = (sub: string) =>
+      rawRequest(server.url, {
+        headers: { Authorization: `Bearer ${tokenOf(sub)}` },
+        body: JSON.stringify({
+          jsonrpc: '2.0',
+          id: 1,
+          method: 'initialize',
+          params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '0' } },
+        }),
+      });
+    try {
+      expect((await open('alice')).status).toBe(200);
+      const again = await open('alice');
+      expect(again.status).toBe(429);
+      expect(rpcMessage(again.body).error?.message).toMatch(
+        /^Too many sessions of your user: .*SVC_MCP_MAX_SESSIONS_PER_CLIENT/,
+      );
+      expect((await open('bob')).status).toBe(200);
+    } finally {
+      await server.stop();
+      await as.close();
+    }
+  });
+
   it('stops the start with exit code 2 and one line for an issuer that is not https', async () => {
     const { code, stderr } = await runCli(['--http', '--port', '0'], {
       SVC_MCP_OAUTH_ISSUER: 'http://sso.example.com',
