@@ -41,6 +41,14 @@ export interface HttpOptions {
   maxUnreadBytes: number;
   /** Prefix of the session ids this process creates (`<id>.<uuid>`), so that a proxy can route them back to it. */
   replicaId?: string;
+  /** OAuth mode (instead of authToken): access tokens of this issuer, for this URL. */
+  oauth?: OAuthOptions;
+}
+
+export interface OAuthOptions {
+  issuer: string;
+  /** The MCP endpoint's canonical URL: the tokens' audience and the metadata's `resource`. */
+  publicUrl: string;
 }
 
 export interface Credentials {
@@ -211,8 +219,11 @@ function buildConfig(flags: Flags, env: Env): Config {
 
   const host = flags.host ?? flagDefault('host');
   const authToken = value('SVC_MCP_AUTH_TOKEN');
-  if (flags.http && !isLoopback(host) && !authToken) {
-    throw new ConfigError(`refusing to bind ${host} (not loopback) without SVC_MCP_AUTH_TOKEN`);
+  const oauth = flags.http ? oauthOptions(value, authToken !== undefined) : undefined;
+  if (flags.http && !isLoopback(host) && !authToken && !oauth) {
+    throw new ConfigError(
+      `refusing to bind ${host} (not loopback) without SVC_MCP_AUTH_TOKEN or SVC_MCP_OAUTH_ISSUER (OAuth)`,
+    );
   }
   // On loopback too: a local reverse proxy brings the whole network there, and the failure back-off cannot tell its
   // clients apart (docs/http.md, Limits), so the token's length is what stands against guessing.
@@ -265,6 +276,7 @@ function buildConfig(flags: Flags, env: Env): Config {
       maxConnections: wholeNumber('SVC_MCP_MAX_CONNECTIONS'),
       maxUnreadBytes: wholeNumber('SVC_MCP_MAX_UNREAD_BYTES'),
       replicaId,
+      ...(oauth ? { oauth } : {}),
     },
     sandbox: Boolean(flags.sandbox),
     serviceUrls,
@@ -280,6 +292,45 @@ function buildConfig(flags: Flags, env: Env): Config {
     // Last: every variable has been read by now.
     secrets: [...secrets],
   };
+}
+
+/**
+ * OAuth mode, when SVC_MCP_OAUTH_ISSUER is set: with SVC_MCP_PUBLIC_URL, and not beside a static token (a request
+ * would not know which to check). The issuer is https, loopback aside: its keys decide who may call.
+ */
+function oauthOptions(value: Value, withToken: boolean): OAuthOptions | undefined {
+  const issuer = value('SVC_MCP_OAUTH_ISSUER');
+  const publicUrl = value('SVC_MCP_PUBLIC_URL');
+  if (issuer === undefined) {
+    if (publicUrl !== undefined) throw new ConfigError('SVC_MCP_PUBLIC_URL is set without SVC_MCP_OAUTH_ISSUER');
+    return undefined;
+  }
+  if (withToken)
+    throw new ConfigError('SVC_MCP_OAUTH_ISSUER and SVC_MCP_AUTH_TOKEN exclude each other: set one of them');
+  if (publicUrl === undefined)
+    throw new ConfigError("SVC_MCP_OAUTH_ISSUER needs SVC_MCP_PUBLIC_URL (the MCP endpoint's URL as clients reach it)");
+  const issuerUrl = absoluteUrl(issuer, 'SVC_MCP_OAUTH_ISSUER');
+  if (issuerUrl.protocol !== 'https:' && !(issuerUrl.protocol === 'http:' && isLoopback(issuerUrl.hostname)))
+    throw new ConfigError('SVC_MCP_OAUTH_ISSUER must be an https URL (http only on loopback)');
+  const publicUrlParsed = absoluteUrl(publicUrl, 'SVC_MCP_PUBLIC_URL');
+  if (publicUrlParsed.protocol !== 'https:' && publicUrlParsed.protocol !== 'http:')
+    throw new ConfigError('SVC_MCP_PUBLIC_URL must be an http(s) URL');
+  // Both are kept as written: the issuer is compared with each token's `iss` exactly (RFC 8414), and clients compare
+  // the metadata's `resource` with the URL they were given.
+  return { issuer, publicUrl };
+}
+
+/** A URL without query, fragment or user info (it names a party, it carries nothing). */
+function absoluteUrl(text: string, name: string): URL {
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    throw new ConfigError(`${name} is not a URL`);
+  }
+  if (url.search || url.hash || url.username || url.password)
+    throw new ConfigError(`${name} must have no query, fragment or user info`);
+  return url;
 }
 
 /** The flag wins over its variable; names are checked here, so that a typo stops the start (exit 2), not a call. */

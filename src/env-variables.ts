@@ -305,6 +305,23 @@ export const ENV_VARIABLES = [
     secret: true,
   },
   {
+    name: 'SVC_MCP_OAUTH_ISSUER',
+    group: 'http',
+    meaning: "OAuth mode: the authorization server's issuer URL (tokens are JWTs checked by its keys)",
+    details:
+      'Instead of `SVC_MCP_AUTH_TOKEN` (not both): every request except `/healthz` and the Protected Resource ' +
+      "Metadata needs a JWT access token of this issuer for `SVC_MCP_PUBLIC_URL`, and the token's scopes " +
+      '(`svc.read`, `svc.write`, `svc.destructive`) narrow the tools. https (http only on loopback); set up: docs/oauth.md.',
+  },
+  {
+    name: 'SVC_MCP_PUBLIC_URL',
+    group: 'http',
+    meaning: "OAuth mode: the MCP endpoint's URL as clients reach it, e.g. https://mcp.example.com/mcp",
+    details:
+      'Required in OAuth mode: the audience every access token must name (RFC 8707) and the `resource` of the ' +
+      'Protected Resource Metadata (RFC 9728).',
+  },
+  {
     name: 'SVC_MCP_ALLOWED_HOSTS',
     group: 'http',
     meaning: 'comma-separated extra Host header values to accept',

@@ -14,7 +14,7 @@ export const RPC_ERROR = {
   ResourceNotFound: ProtocolErrorCode.ResourceNotFound,
   /** A request the server refuses as such (method, media type, origin, size, shutting down). */
   ServerError: -32000,
-  /** HTTP without a valid bearer token, or naming a session this process does not hold. */
+  /** HTTP without a valid bearer token (401) or beyond its scopes (403), or naming a session not held here (404). */
   Unauthorized: -32001,
   SessionNotFound: -32001,
 } as const;

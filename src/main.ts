@@ -73,7 +73,7 @@ async function main(): Promise<void> {
 
   if (config.transport === 'http') {
     const { serveHttp } = await import('./transports/http.js');
-    await serveHttp(createServer, config, { log, onSignal });
+    await serveHttp(createServer, config, { log, onSignal, dispatcher: upstream.dispatcher });
   } else if (!shutdown.signal.aborted) {
     // Ends on stdin EOF, a signal or a closed stdout, after the calls in flight are answered (within the grace
     // period); then the sandbox and the connection pool are closed and the exit is clean.

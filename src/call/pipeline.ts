@@ -23,6 +23,9 @@ export type CallLog = (entry: {
   durationMs: number;
   attempts: number;
   httpStatus?: number;
+  /** In OAuth mode: the token's subject and client, never the token. */
+  sub?: string;
+  client_id?: string;
 }) => void;
 
 /** What every call of the process shares: the attempts' dependencies, the places to run, the secrets, the log. */
@@ -42,6 +45,8 @@ export interface CallFrame {
 export interface CallContext {
   /** The client the call is for (a session id, an address, stdio): clients take turns for places. */
   client?: string;
+  /** Who calls, as an OAuth access token says (its `sub` and its client): for the log line, never the token. */
+  who?: { sub: string; client_id?: string };
   signal: AbortSignal;
   note: Note;
   progress(progress: number, total: number, message: string): Promise<void>;
@@ -109,7 +114,7 @@ const MAX_ERROR_CHARS = 4000;
 export async function runCall(
   frame: CallFrame,
   tool: string,
-  ctx: Pick<CallContext, 'signal' | 'client' | 'note'>,
+  ctx: Pick<CallContext, 'signal' | 'client' | 'note' | 'who'>,
   work: (call: RunningCall) => Promise<Completed>,
   describe: (failure: CallFailure) => string = (f) => `${tool} failed [${f.code}]: ${f.message}`,
 ): Promise<ToolOutcome> {
@@ -151,6 +156,7 @@ export async function runCall(
     durationMs: deps.now() - record.started,
     attempts: record.attempts,
     httpStatus: record.status,
+    ...ctx.who,
   });
   return outcome;
 }

@@ -20,7 +20,9 @@ import { withoutConfirmationWords } from '../catalogue/confirmation-words.js';
 import type { CallContext, ToolOutcome } from '../call/pipeline.js';
 import { errorResult, type ToolResult } from '../call/tool-result.js';
 import { noteFor } from './logging.js';
-import { whyDisabled, type ToolFacts, type ToolPolicy } from './tool-policy.js';
+import { callerOf, type Caller } from './caller.js';
+import { scopeNarrowing } from './scopes.js';
+import { narrow, whyDisabled, type ToolFacts, type ToolPolicy } from './tool-policy.js';
 
 /** A tool as the server holds it, built once per process: its definition, what the policy knows of it, its call. */
 export interface ToolHandler {
@@ -53,18 +55,33 @@ export interface RegistryOptions {
  */
 export function registerTools(server: Server, handlers: readonly ToolHandler[], options: RegistryOptions): void {
   const byName = new Map(handlers.map((h) => [h.definition.name, h]));
-  const listing = {
+  const listingOf = (policy: ToolPolicy) => ({
     tools: handlers
-      .filter((h) => whyDisabled(options.policy, h.facts) === undefined)
+      .filter((h) => whyDisabled(policy, h.facts) === undefined)
       .map((h) => (options.confirmDestructive ? h.definition : withoutConfirm(h.definition))),
-  };
-  server.setRequestHandler('tools/list', () => listing);
+  });
+  const listing = listingOf(options.policy);
+  // OAuth mode: each request's token narrows further (in a session too, where a later token may hold more scopes:
+  // the step-up of the MCP authorization specification). A few scope sets at most: their listings are kept.
+  const byScopes = new Map<string, ReturnType<typeof listingOf>>();
+  const policyFor = (caller: Caller | undefined) =>
+    caller ? narrow(options.policy, scopeNarrowing(caller.scopes)) : options.policy;
+  server.setRequestHandler('tools/list', (_request, ctx) => {
+    const caller = callerOf(ctx);
+    if (!caller) return listing;
+    const policy = policyFor(caller);
+    const key = [...(policy.tools ?? [])].join(',');
+    let found = byScopes.get(key);
+    if (!found) byScopes.set(key, (found = listingOf(policy)));
+    return found;
+  });
   server.setRequestHandler('tools/call', async (request, ctx): Promise<CallToolResult | InputRequiredResult> => {
     const name = request.params.name;
     const handler = byName.get(name);
     // A protocol error, as the MCP specification asks for an unknown tool.
     if (!handler) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown tool: ${name}`);
-    const disabled = whyDisabled(options.policy, handler.facts);
+    const caller = callerOf(ctx);
+    const disabled = whyDisabled(policyFor(caller), handler.facts);
     if (disabled)
       return asResult(
         errorResult(
@@ -72,7 +89,9 @@ export function registerTools(server: Server, handlers: readonly ToolHandler[], 
         ),
       );
     const outcome = await handler.call(request.params.arguments, {
-      client: ctx.sessionId ?? options.client,
+      // OAuth mode: a user is the client, in a session too, so that users take turns as themselves.
+      client: caller?.key ?? ctx.sessionId ?? options.client,
+      ...(caller ? { who: { sub: caller.subject, ...(caller.client ? { client_id: caller.client } : {}) } } : {}),
       signal: ctx.mcpReq.signal,
       note: noteFor(ctx),
       progress: progressFor(ctx),

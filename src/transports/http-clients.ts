@@ -3,8 +3,9 @@ import { BlockList, isIP } from 'node:net';
 import { isLoopback } from '../util/loopback.js';
 
 /**
- * Who a request comes from, for the limits that are per client (sessions, failed token attempts). The token
- * cannot say: there is one SVC_MCP_AUTH_TOKEN, shared by every client. So a client is its address: the TCP
+ * Who a request comes from, for the limits that are per client (sessions, failed token attempts). A static token
+ * cannot say: there is one SVC_MCP_AUTH_TOKEN, shared by every client (OAuth mode's tokens can: see subjectKey,
+ * which replaces the address once a token is verified). So a client is its address: the TCP
  * peer, or, when the peer is a reverse proxy listed in SVC_MCP_TRUSTED_PROXIES, the address that proxy reports
  * in X-Forwarded-For. An IPv6 client is its /64 (one host usually owns a whole /64).
  *
@@ -78,6 +79,15 @@ export function clientKey(address: string): string | undefined {
   }
   // IPv4, or a hop a proxy wrote that is no address at all: its own client, kept short.
   return address.slice(0, 64);
+}
+
+/**
+ * In OAuth mode a client is a user: the token's subject, whatever address it comes from, so that users behind one
+ * proxy or NAT take turns as themselves (and one cannot take another's places). Marked, so that it never equals
+ * an address.
+ */
+export function subjectKey(subject: string): string {
+  return `sub:${subject}`;
 }
 
 function isTrusted(list: BlockList, address: string): boolean {

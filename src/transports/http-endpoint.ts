@@ -12,6 +12,8 @@ import type { SessionStore } from './http-sessions.js';
 import type { Narrowing } from '../mcp/tool-policy.js';
 import { isModernRequest, perRequestHandler } from './http-per-request.js';
 import { OutgoingWire, toLegacyWire } from '../outgoing-wire.js';
+import { authInfoOf, type Caller } from '../mcp/caller.js';
+import { missingScopes } from '../mcp/scopes.js';
 import { RPC_ERROR } from '../jsonrpc-errors.js';
 
 /**
@@ -40,12 +42,16 @@ export function unreadBytes(responses: Iterable<Pick<ServerResponse, 'writableLe
   return total;
 }
 
-/** `client` is the key of the per-client limits (see http-clients.ts); undefined for loopback. */
+/**
+ * `client` is the key of the per-client limits (see http-clients.ts); undefined for loopback. In OAuth mode it is
+ * the caller's (its subject), and `caller` says who the token names.
+ */
 export type EndpointHandler = ((
   req: IncomingMessage,
   res: ServerResponse,
   notes: RequestNotes,
   client?: string,
+  caller?: Caller,
 ) => Promise<void>) & {
   /** Ends the per-request serving (its open streams); sessions are closed by their store. */
   close(): Promise<void>;
@@ -60,11 +66,15 @@ export function sessionIdGenerator(replicaId: string | undefined): () => string 
   return replicaId ? () => `${replicaId}.${randomUUID()}` : randomUUID;
 }
 
+/** The 403 of a request that needs scopes its token lacks (OAuth mode: its step-up challenge). */
+export type ScopeRefusal = (scopes: readonly string[]) => { message: string; headers: Record<string, string> };
+
 export function mcpEndpoint(
   create: ServerFactory,
   options: HttpOptions,
   sessions: SessionStore<McpSession>,
   log: (line: string) => void,
+  scopeRefusal?: ScopeRefusal,
 ): EndpointHandler {
   const newSessionId = sessionIdGenerator(options.replicaId);
   // 2026-07-28 requests, served per request in both modes.
@@ -73,15 +83,23 @@ export function mcpEndpoint(
     maxBodyBytes: options.maxBodyBytes,
     log: (entry) => log(JSON.stringify(entry)),
   });
-  const endpoint = async (req: IncomingMessage, res: ServerResponse, notes: RequestNotes, client?: string) => {
+  const endpoint = async (
+    req: IncomingMessage,
+    res: ServerResponse,
+    notes: RequestNotes,
+    client?: string,
+    caller?: Caller,
+  ) => {
+    // The SDK hands it to every handler (ctx.http.authInfo): the tools the token allows, and who calls, for the log.
+    if (caller) (req as IncomingMessage & { auth?: unknown }).auth = authInfoOf(caller);
     switch (req.method) {
       case 'POST':
-        return post(req, res, notes, client);
+        return post(req, res, notes, client, caller);
       case 'GET':
         notes.longLived = true;
-        return options.stateless ? methodNotAllowed(res, notes) : sessionRequest(req, res, notes);
+        return options.stateless ? methodNotAllowed(res, notes) : sessionRequest(req, res, notes, client);
       case 'DELETE':
-        return options.stateless ? methodNotAllowed(res, notes) : sessionRequest(req, res, notes);
+        return options.stateless ? methodNotAllowed(res, notes) : sessionRequest(req, res, notes, client);
       default:
         return methodNotAllowed(res, notes);
     }
@@ -100,6 +118,7 @@ export function mcpEndpoint(
     res: ServerResponse,
     notes: RequestNotes,
     client: string | undefined,
+    caller: Caller | undefined,
   ): Promise<void> {
     if (!isJsonContentType(req.headers['content-type'])) {
       notes.refused = 'content_type';
@@ -147,9 +166,16 @@ export function mcpEndpoint(
     const summary = summariseRpc(body.value);
     if (summary.rpc) notes.rpc = summary.rpc;
     if (summary.tool) notes.tool = summary.tool;
+    // Beyond the token's scopes: refused here, before any server sees it, in every era and mode.
+    const missing = caller && scopeRefusal ? missingScopes(body.value, caller.scopes) : [];
+    if (missing.length > 0) {
+      notes.refused = 'scope';
+      const refusal = scopeRefusal!(missing);
+      return sendRpcError(res, 403, RPC_ERROR.Unauthorized, refusal.message, refusal.headers);
+    }
 
     if (sessionIdOf(req) !== undefined && !options.stateless)
-      return sessionRequest(req, res, notes, body.value, summary.hasRequest);
+      return sessionRequest(req, res, notes, client, body.value, summary.hasRequest);
     // A client narrows its tools on each request (stateless) or when its session starts.
     const narrowed = narrowingFrom(req.headersDistinct);
     if (!narrowed.ok) {
@@ -158,7 +184,7 @@ export function mcpEndpoint(
     }
     const modern = await isModernRequest(req, body.value);
     notes.era = modern ? '2026' : '2025';
-    if (modern) return perRequest(req, res, body.value, { narrowing: narrowed.narrowing, key: client });
+    if (modern) return perRequest(req, res, body.value, { narrowing: narrowed.narrowing, key: client, caller });
     if (options.stateless) return statelessPost(req, res, body.value, narrowed.narrowing, client);
     if (!summary.initialize) {
       notes.refused = 'no_session';
@@ -202,7 +228,7 @@ export function mcpEndpoint(
         res,
         429,
         RPC_ERROR.ServerError,
-        `Too many sessions from your address: at most ${options.maxSessionsPerClient} at once (SVC_MCP_MAX_SESSIONS_PER_CLIENT). ` +
+        `Too many sessions ${options.oauth ? 'of your user' : 'from your address'}: at most ${options.maxSessionsPerClient} at once (SVC_MCP_MAX_SESSIONS_PER_CLIENT). ` +
           'End unused sessions (DELETE /mcp), or wait for an idle one to expire (SVC_MCP_SESSION_IDLE_MS).',
         { 'Retry-After': String(Math.ceil(sessions.retryAfterMs(client) / 1000)) },
       );
@@ -264,6 +290,7 @@ export function mcpEndpoint(
     req: IncomingMessage,
     res: ServerResponse,
     notes: RequestNotes,
+    client: string | undefined,
     body?: unknown,
     hasRequest = false,
   ): Promise<void> {
@@ -273,6 +300,16 @@ export function mcpEndpoint(
       return sendRpcError(res, 400, RPC_ERROR.ServerError, 'Bad Request: Mcp-Session-Id header is required');
     }
     const session = sessions.get(id);
+    // OAuth mode: a session is its user's; another user's token does not open it (nor learns that it exists).
+    if (session && options.oauth && sessions.clientOf(id) !== client) {
+      notes.refused = 'session_owner';
+      return sendRpcError(
+        res,
+        404,
+        RPC_ERROR.SessionNotFound,
+        'Session not found (unknown, ended or expired): initialize a new session',
+      );
+    }
     if (!session) {
       notes.refused = 'unknown_session';
       return sendRpcError(

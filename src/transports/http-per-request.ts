@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { toNodeHandler } from '@modelcontextprotocol/node';
 import { createMcpHandler, isLegacyRequest, type AuthInfo, type McpRequestContext } from '@modelcontextprotocol/server';
+import { authInfoOf, type Caller } from '../mcp/caller.js';
 import type { Narrowing } from '../mcp/tool-policy.js';
 import type { ServerFactory } from '../server.js';
 
@@ -8,6 +9,8 @@ import type { ServerFactory } from '../server.js';
 export interface PerRequestClient {
   narrowing?: Narrowing;
   key?: string;
+  /** OAuth mode: who the token says calls. */
+  caller?: Caller;
 }
 
 /** Serves one POST whose body our endpoint already read and checked, for its client. */
@@ -38,12 +41,9 @@ export function perRequestHandler(
   });
   const serve = (req: IncomingMessage, res: ServerResponse, body: unknown, client: PerRequestClient) => {
     // Who asks travels as the request's pass-through auth info: the SDK hands it to the factory untouched.
-    (req as IncomingMessage & { auth?: AuthInfo }).auth = {
-      token: '',
-      clientId: 'http',
-      scopes: [],
-      extra: { client },
-    };
+    (req as IncomingMessage & { auth?: AuthInfo }).auth = client.caller
+      ? authInfoOf(client.caller, { client })
+      : { token: '', clientId: 'http', scopes: [], extra: { client } };
     return node(req, res, body);
   };
   return Object.assign(serve, { close: () => handler.close() });

@@ -71,6 +71,11 @@ export class SessionStore<S extends SessionHandle> {
     return this.#entries.get(id)?.session;
   }
 
+  /** The client a session was opened by (undefined for one without a key). */
+  clientOf(id: string): string | undefined {
+    return this.#entries.get(id)?.client;
+  }
+
   /** Marks a request on the session as started; the returned function marks it as ended. */
   begin(id: string): () => void {
     const entry = this.#entries.get(id);

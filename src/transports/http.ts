@@ -1,8 +1,11 @@
 import { createServer as createHttpServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { Dispatcher } from 'undici';
 import type { Config } from '../config.js';
 import type { ServerFactory } from '../server.js';
 import { AUTH_BACKOFF, FailureBackoff, clientAddress, clientKey, trustedProxies } from './http-clients.js';
+import { oauthResourceServer } from './oauth/setup.js';
+import type { ResourceServer } from './oauth/resource-server.js';
 import { mcpEndpoint, type McpSession } from './http-endpoint.js';
 import { pathOf, sendRpcError } from './http-reply.js';
 import { formatRequestLog, type RequestLogEntry, type RequestNotes } from './http-request-log.js';
@@ -27,6 +30,8 @@ export interface HttpRuntime {
   now?(): number;
   /** How long in-flight requests may take to finish at shutdown; 10 s by default. */
   graceMs?: number;
+  /** The process's HTTP client (its proxy settings), for the authorization server's metadata and keys (OAuth mode). */
+  dispatcher?: () => Promise<Dispatcher>;
 }
 
 export interface HttpServerHandle {
@@ -53,7 +58,11 @@ const STOPPED_CALLS_MS = 1000;
 export async function serveHttp(create: ServerFactory, config: Config, runtime: HttpRuntime): Promise<void> {
   const handle = await startHttpServer(create, config, runtime);
   const mode = config.http.stateless ? 'stateless' : 'sessions';
-  const auth = config.http.authToken ? 'bearer token required' : 'no token';
+  const auth = config.http.oauth
+    ? `OAuth: tokens of ${config.http.oauth.issuer} for ${config.http.oauth.publicUrl}`
+    : config.http.authToken
+      ? 'bearer token required'
+      : 'no token';
   const replica = config.http.replicaId ? `replica ${config.http.replicaId}; ` : '';
   runtime.log(`svc-platform-mcp: listening on ${handle.url} (${mode}; ${replica}${auth})`);
   runtime.onSignal((signal) => {
@@ -87,7 +96,10 @@ export async function startHttpServer(
     now,
     onExpire: () => log({ event: 'session_expired', idleMs: options.sessionIdleMs }),
   });
-  const endpoint = mcpEndpoint(create, options, sessions, runtime.log);
+  const oauth: ResourceServer | undefined = options.oauth
+    ? oauthResourceServer(options.oauth, { now, dispatcher: runtime.dispatcher })
+    : undefined;
+  const endpoint = mcpEndpoint(create, options, sessions, runtime.log, oauth?.insufficientScope);
 
   // Replaced once listening: with --port 0 only then is the port known (no request arrives before).
   let policy: HostPolicy = hostPolicy(options, options.allowedHosts, options.allowedOrigins);
@@ -168,6 +180,8 @@ export async function startHttpServer(
         'Forbidden: Host header not allowed (DNS rebinding protection; see SVC_MCP_ALLOWED_HOSTS)',
       );
     }
+    // Public, for any origin: how a client finds the authorization server (RFC 9728).
+    if (oauth?.metadataPaths.has(path)) return resourceMetadata(req, res, oauth);
     const origin = req.headers.origin;
     if (!originAllowed(policy, origin)) {
       notes.refused = 'origin';
@@ -188,17 +202,7 @@ export async function startHttpServer(
     if (checkBearer) {
       // A client that keeps guessing is refused without a look at its token (clients on loopback have no key).
       const waitMs = client === undefined ? 0 : failures.waitMs(client);
-      if (waitMs > 0) {
-        notes.refused = 'auth_backoff';
-        const seconds = Math.ceil(waitMs / 1000);
-        return sendRpcError(
-          res,
-          429,
-          RPC_ERROR.ServerError,
-          `Too many failed token attempts from your address: retry in ${seconds} s`,
-          { 'Retry-After': String(seconds) },
-        );
-      }
+      if (waitMs > 0) return tooManyFailures(res, notes, waitMs);
       const result = checkBearer(req.headers);
       if (result !== 'ok') {
         // A missing token is no guess (a client not yet configured); a wrong one is.
@@ -219,11 +223,60 @@ export async function startHttpServer(
         );
       }
     }
+    let caller;
+    if (oauth) {
+      const waitMs = client === undefined ? 0 : failures.waitMs(client);
+      if (waitMs > 0) return tooManyFailures(res, notes, waitMs);
+      const result = await oauth.authenticate(req.url, req.headers);
+      if (!result.ok) {
+        if (result.guess && client !== undefined) failures.fail(client);
+        notes.refused = result.reason;
+        return sendRpcError(
+          res,
+          result.status,
+          result.status === 503 ? RPC_ERROR.ServerError : RPC_ERROR.Unauthorized,
+          result.message,
+          result.headers,
+        );
+      }
+      caller = result.caller;
+    }
     if (path !== MCP_PATH) {
       notes.refused = 'path';
       return sendRpcError(res, 404, RPC_ERROR.ServerError, `Not found: MCP is served at ${MCP_PATH}`);
     }
-    return endpoint(req, res, notes, client);
+    // OAuth mode: the user is the client of the per-client limits, whatever address it comes from.
+    return endpoint(req, res, notes, caller?.key ?? client, caller);
+  }
+
+  function tooManyFailures(res: ServerResponse, notes: RequestNotes, waitMs: number): void {
+    notes.refused = 'auth_backoff';
+    const seconds = Math.ceil(waitMs / 1000);
+    return sendRpcError(
+      res,
+      429,
+      RPC_ERROR.ServerError,
+      `Too many failed token attempts from your address: retry in ${seconds} s`,
+      {
+        'Retry-After': String(seconds),
+      },
+    );
+  }
+
+  /** The Protected Resource Metadata: GET or HEAD, no token, readable by a browser client of any origin. */
+  function resourceMetadata(req: IncomingMessage, res: ServerResponse, server: ResourceServer): void {
+    const cors = { 'Access-Control-Allow-Origin': '*' };
+    if (req.method === 'OPTIONS') {
+      res.writeHead(204, { ...cors, 'Access-Control-Allow-Methods': 'GET, HEAD', 'Access-Control-Max-Age': '86400' });
+      return void res.end();
+    }
+    if (req.method !== 'GET' && req.method !== 'HEAD') {
+      res.writeHead(405, { Allow: 'GET, HEAD', 'Content-Type': 'application/json' });
+      return void res.end(JSON.stringify({ error: 'method not allowed' }));
+    }
+    const body = JSON.stringify(server.metadata);
+    res.writeHead(200, { ...cors, 'Content-Type': 'application/json', 'Cache-Control': 'max-age=3600' });
+    res.end(req.method === 'HEAD' ? undefined : body);
   }
 
   /** For load balancers and orchestrators: no auth, no details. */
