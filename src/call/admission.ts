@@ -7,6 +7,11 @@ export interface CallLimits {
   maxQueued: number;
   /** Calls one client may have waiting at once (default half of maxQueued): no client can fill the queue alone. */
   maxQueuedPerClient?: number;
+  /**
+   * Calls one client may have running at once (default half of maxConcurrent): a flood from one client leaves places
+   * for the others to start at once. Over stdio, which has one client, both shares are the whole.
+   */
+  maxRunningPerClient?: number;
 }
 
 /** How one call asks for a place. */
@@ -39,10 +44,16 @@ export class Calls {
   readonly #lines = new Map<string, Waiter[]>();
   #waiting = 0;
   #running = 0;
+  /** Running calls per client (only clients with some). */
+  readonly #runningBy = new Map<string, number>();
   #idle: (() => void)[] = [];
 
   constructor(limits: CallLimits) {
-    this.#limits = { maxQueuedPerClient: Math.max(1, Math.ceil(limits.maxQueued / 2)), ...limits };
+    this.#limits = {
+      maxQueuedPerClient: Math.max(1, Math.ceil(limits.maxQueued / 2)),
+      maxRunningPerClient: Math.max(1, Math.ceil(limits.maxConcurrent / 2)),
+      ...limits,
+    };
   }
 
   /**
@@ -80,18 +91,38 @@ export class Calls {
   async admit(signal: AbortSignal, admission: Admission = {}): Promise<() => void> {
     if (this.#stopped) throw new CallFailure('shutting_down', 'the server is shutting down: nothing was sent');
     if (signal.aborted) throw cancelledWhileWaiting();
-    if (this.#running >= this.#limits.maxConcurrent) await this.#wait(signal, admission);
-    this.#running += 1;
+    const client = admission.client ?? LOCAL;
+    // The place is taken when it is given (here, or by #next as it wakes the call), so that two releases in one tick
+    // cannot give one client more than its share.
+    if (this.#mayRun(client)) this.#take(client);
+    else await this.#wait(signal, { ...admission, client });
     let released = false;
     return () => {
       if (released) return;
       released = true;
       this.#running -= 1;
+      const left = this.#runningBy.get(client)! - 1;
+      if (left === 0) this.#runningBy.delete(client);
+      else this.#runningBy.set(client, left);
       if (!this.#next()) this.#notifyIdle();
     };
   }
 
-  #wait(signal: AbortSignal, { client = 'local', deadline, now = Date.now }: Admission): Promise<void> {
+  #take(client: string): void {
+    this.#running += 1;
+    this.#runningBy.set(client, (this.#runningBy.get(client) ?? 0) + 1);
+  }
+
+  /** A free place, within the client's share of the running places, and no one of its own already in line. */
+  #mayRun(client: string): boolean {
+    return (
+      this.#running < this.#limits.maxConcurrent &&
+      (this.#runningBy.get(client) ?? 0) < this.#limits.maxRunningPerClient &&
+      !this.#lines.has(client)
+    );
+  }
+
+  #wait(signal: AbortSignal, { client = LOCAL, deadline, now = Date.now }: Admission): Promise<void> {
     const line = this.#lines.get(client) ?? [];
     const { maxConcurrent, maxQueued, maxQueuedPerClient } = this.#limits;
     if (this.#waiting >= maxQueued || line.length >= maxQueuedPerClient) {
@@ -139,15 +170,21 @@ export class Calls {
     });
   }
 
-  /** Gives a free place to the first call of the client whose turn it is; false when no one waits. */
+  /**
+   * Gives a free place to the first call of the first client, in turn, that is within its share of the running places;
+   * false when no one waiting may run.
+   */
   #next(): boolean {
+    if (this.#running >= this.#limits.maxConcurrent) return false;
     for (const [client, line] of this.#lines) {
+      if ((this.#runningBy.get(client) ?? 0) >= this.#limits.maxRunningPerClient) continue;
       const waiter = line.shift();
       // The client goes to the back of the turn (or leaves it, with nothing left waiting).
       this.#lines.delete(client);
       if (line.length > 0) this.#lines.set(client, line);
       if (!waiter) continue;
       this.#waiting -= 1;
+      this.#take(client);
       waiter.go();
       return true;
     }
@@ -174,6 +211,9 @@ export class Calls {
     for (const resolve of waiters) resolve();
   }
 }
+
+/** The client of a call that names none (stdio's one client, a local one over HTTP). */
+const LOCAL = 'local';
 
 function cancelledWhileWaiting(): CallFailure {
   return new CallFailure('cancelled', 'the call was cancelled while it waited for a place: nothing was sent');

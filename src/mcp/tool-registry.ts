@@ -89,8 +89,9 @@ export function registerTools(server: Server, handlers: readonly ToolHandler[], 
         ),
       );
     const outcome = await handler.call(request.params.arguments, {
-      // OAuth mode: a user is the client, in a session too, so that users take turns as themselves.
-      client: caller?.key ?? ctx.sessionId ?? options.client,
+      // Who takes turns for places: in OAuth mode the user, else the address the transport tells (the sessions of one
+      // address share its places; every local client shares one line), never the session.
+      client: caller?.key ?? options.client,
       ...(caller ? { who: { sub: caller.subject, ...(caller.client ? { client_id: caller.client } : {}) } } : {}),
       signal: ctx.mcpReq.signal,
       note: noteFor(ctx),

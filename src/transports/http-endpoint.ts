@@ -252,7 +252,7 @@ export function mcpEndpoint(
     };
     let session: McpSession | undefined;
     try {
-      session = newSession(narrowing, (id, opened) => {
+      session = newSession(narrowing, client, (id, opened) => {
         unreserve();
         sessions.add(id, opened, client);
       });
@@ -268,9 +268,12 @@ export function mcpEndpoint(
 
   function newSession(
     narrowing: Narrowing | undefined,
+    client: string | undefined,
     onInitialized: (id: string, session: McpSession) => void,
   ): McpSession {
-    const server = create({ narrowing });
+    // The session's calls take turns for places as its client (its address, or its user): one address's sessions
+    // share that address's places.
+    const server = create({ narrowing, client });
     const transport = new NodeStreamableHTTPServerTransport({
       sessionIdGenerator: newSessionId,
       onsessioninitialized: (id) => onInitialized(id, session),

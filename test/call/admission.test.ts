@@ -15,7 +15,8 @@ async function failureOf(promise: Promise<unknown>): Promise<CallFailure> {
 
 describe('Calls: admission', () => {
   it('runs up to maxConcurrent at once, queues up to maxQueued, refuses the next with busy', async () => {
-    const calls = new Calls({ maxConcurrent: 2, maxQueued: 1 });
+    // One client (stdio's): it may hold every place.
+    const calls = new Calls({ maxConcurrent: 2, maxQueued: 1, maxRunningPerClient: 2 });
     const first = await calls.admit(never());
     await calls.admit(never());
     let thirdIn = false;
@@ -113,6 +114,40 @@ describe('Calls: fairness', () => {
     expect(order).toEqual(['a1', 'b', 'a2', 'a3', 'a4', 'a5']);
     releases[6]!();
     expect(calls.inFlight).toBe(0);
+  });
+
+  it('one client may hold only its share of the running places: another starts at once beside its flood', async () => {
+    const calls = new Calls({ maxConcurrent: 4, maxQueued: 16 });
+    const flood = [calls.admit(never(), { client: 'a' }), calls.admit(never(), { client: 'a' })];
+    const releases = await Promise.all(flood);
+    let waiting = 0;
+    for (let i = 0; i < 6; i++) void calls.admit(never(), { client: 'a' }).then(() => void (waiting -= 1));
+    waiting = 6;
+    // Two places are free, but not for a: b and c start at once.
+    const b = await calls.admit(never(), { client: 'b' });
+    const c = await calls.admit(never(), { client: 'c' });
+    expect(calls.inFlight).toBe(10);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(waiting).toBe(6);
+    // A place a frees goes to a's next call, within its share.
+    releases[0]!();
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(waiting).toBe(5);
+    b();
+    c();
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(waiting).toBe(5); // still two of a's running: its share
+  });
+
+  it('sessions of one client share its places: a second line of the same key waits behind the first', async () => {
+    const calls = new Calls({ maxConcurrent: 2, maxQueued: 4 });
+    await calls.admit(never(), { client: '203.0.113.7' });
+    void calls.admit(never(), { client: '203.0.113.7' });
+    void calls.admit(never(), { client: '203.0.113.7' });
+    const refused = await failureOf(calls.admit(never(), { client: '203.0.113.7' }));
+    expect(refused.code).toBe('busy');
+    await calls.admit(never(), { client: '198.51.100.9' });
+    expect(calls.inFlight).toBe(4);
   });
 
   it('one client may fill only its share of the queue; another still gets in line', async () => {
