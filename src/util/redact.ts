@@ -156,8 +156,18 @@ function plain(text: string): string {
   return stringOf(units, units.length);
 }
 
-/** ASCII text folded at once: the units `fold` gives one at a time. Most texts are ASCII, and every call reads one. */
-const asciiFold = (text: string) => text.toLowerCase().replaceAll(' ', '+');
+/**
+ * ASCII text folded at once: the units `fold` gives one at a time. Most texts are ASCII, and every call reads one.
+ * One pass over its bytes through a table, whatever they are: `replaceAll(' ', '+')` after `toLowerCase` made 4 MiB
+ * of spaces a string of four million pieces, 15 to 30 times slower than as many letters.
+ */
+function asciiFold(text: string): string {
+  if (text.length < 64) return text.toLowerCase().replaceAll(' ', '+'); // a secret: a buffer costs more
+  const bytes = Buffer.from(text, 'latin1');
+  for (let at = 0; at < bytes.length; at += 1) bytes[at] = ASCII_FOLD[bytes[at]!]!;
+  return bytes.toString('latin1');
+}
+const ASCII_FOLD = Uint8Array.from({ length: 128 }, (_, unit) => fold(unit));
 const ASCII_ONLY = /^[^\x80-\uffff]*$/;
 /** ASCII text in which no escape can start: its view is its fold, unit for unit. */
 const PLAIN_ASCII = /^[^\\%&\x80-\uffff]*$/;
