@@ -47,11 +47,10 @@ const NO_BATCHES_FROM = '2025-06-18';
 const VERSION_WITHOUT_HEADER = '2025-03-26';
 
 /**
- * The check of a POST body before the SDK sees it (which would answer a valid JSON body it cannot read with a
- * parse error, and an empty batch with nothing): every message must pass `invalidMessage` and be readable. A batch is
- * refused
- * under 2025-06-18 and later, which removed batches; under earlier versions, which had them, each of its
- * messages is checked and one invalid message refuses the whole batch (nothing of it is handled).
+ * The check of a POST body before the SDK sees it (which would answer a valid JSON body it cannot read with a parse
+ * error, and an empty batch with nothing): every message must pass `invalidMessage` and be readable. A batch is refused
+ * under 2025-06-18 and later, which removed batches; under earlier versions, which had them, each of its messages is
+ * checked and one invalid message refuses the whole batch (nothing of it is handled).
  */
 export function invalidBody(body: unknown, protocolVersion: string | undefined): RpcError | undefined {
   const check = (message: unknown) => invalidMessage(message) ?? unreadableMessage(message) ?? prototypeKeyIn(message);

@@ -21,8 +21,8 @@ export interface PerRequestHandler {
 
 /**
  * The SDK's per-request serving (createMcpHandler): a fresh server for each 2026-07-28 request (no sessions: the
- * version and the client's capabilities travel in each request). 2025 requests are the endpoint's (sessions, or
- * per request with --stateless), so that they answer in the 2025 spelling (toLegacyWire, outgoing-wire.ts). The SDK
+ * version and the client's capabilities travel in each request). 2025 requests are the endpoint's (sessions, or per
+ * request with --stateless), so that they answer in the 2025 spelling (toLegacyWire, outgoing-wire.ts). The SDK
  * checks the 2026-07-28 headers (MCP-Protocol-Version, Mcp-Method, Mcp-Name against the body) and answers an
  * unsupported version with -32022.
  */

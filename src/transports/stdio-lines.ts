@@ -163,9 +163,8 @@ export interface LineFilterOptions {
 /**
  * Reads stdin for the stdio transport: splits lines, parses each once and passes the message on (one per chunk, in
  * object mode), answers the lines that are no message itself on stdout, and stops taking lines while stdout is backed
- * up, so that a
- * client that does not read cannot make the server hold answers without bound (stdin is then paused by the pipe).
- * Each answer is one `write` of one whole line, so it never interleaves with the transport's own writes.
+ * up, so that a client that does not read cannot make the server hold answers without bound (stdin is then paused by
+ * the pipe). Each answer is one `write` of one whole line, so it never interleaves with the transport's own writes.
  */
 export class LineFilter extends Transform {
   readonly #output: Writable;

@@ -25,12 +25,11 @@ const STOPPED_ANSWER_MS = 2_000;
 const FLUSH_MS = 2_000;
 
 /**
- * Serves one connection over the given streams (stdin/stdout from the CLI), in the era its client opens with (the
- * SDK's serveStdio decides: a 2025 initialize, or 2026-07-28 requests that carry their version), until stdin ends, a
- * signal comes or stdout is closed, then shuts down: requests in flight get `graceMs` to be answered (a client that
- * closed stdin may still
- * read stdout), tool calls still running are then stopped and answer `[shutting_down]`, and the session closes.
- * Resolves when it is over, so that the caller can release the sandbox and the connection pool and exit.
+ * Serves one connection over the given streams (stdin/stdout from the CLI), in the era its client opens with (the SDK's
+ * serveStdio decides: a 2025 initialize, or 2026-07-28 requests that carry their version), until stdin ends, a signal
+ * comes or stdout is closed, then shuts down: requests in flight get `graceMs` to be answered (a client that closed
+ * stdin may still read stdout), tool calls still running are then stopped and answer `[shutting_down]`, and the session
+ * closes. Resolves when it is over, so that the caller can release the sandbox and the connection pool and exit.
  */
 export async function serveStdio(
   create: ServerFactory,

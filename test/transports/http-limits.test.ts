@@ -119,9 +119,9 @@ describe('slow requests and many connections', () => {
     const connection = await open(handle.port);
     const started = Date.now();
     trickle(connection, handle.port);
+    // Closed by this timeout, not earlier (a load can only make it later) and not by another: the 408 names it.
     const closedAt = await connection.closed;
     expect(closedAt - started).toBeGreaterThanOrEqual(900);
-    expect(closedAt - started).toBeLessThan(3000);
     expect(connection.received()).toMatch(/^HTTP\/1\.1 408 /);
     expect(connection.received()).toContain('SVC_MCP_REQUEST_TIMEOUT_MS');
     expect(logs.some((l) => l.includes('"refused":"timeout"'))).toBe(true);
@@ -130,11 +130,10 @@ describe('slow requests and many connections', () => {
   it('a request refused before its body is read (here: a foreign Host) cannot hold its connection either', async () => {
     const handle = await start({ SVC_MCP_REQUEST_TIMEOUT_MS: '1000' });
     const connection = await open(handle.port);
-    const started = Date.now();
     trickle(connection, handle.port, 'evil.example.com');
-    const closedAt = await connection.closed;
+    // Held, the connection would trickle on past the test's timeout.
+    await connection.closed;
     expect(connection.received()).toMatch(/^HTTP\/1\.1 403 /);
-    expect(closedAt - started).toBeLessThan(4000);
   });
 
   it('SVC_MCP_MAX_CONNECTIONS: a connection beyond the cap is closed at once; one more is served when one ends', async () => {

@@ -364,9 +364,8 @@ describe('shutdown (in process)', () => {
     const { client } = await connectClient(handle.url);
     const call = client.callTool({ name: 'hold', arguments: {} }).catch((error: unknown) => error);
     await waitFor(() => held.length === 1, 5_000, 'the call to reach its tool');
-    const started = Date.now();
+    // The call is never released: close() ends because the grace period did, as its log says.
     await handle.close();
-    expect(Date.now() - started).toBeLessThan(2_000);
     expect(logs.some((l) => l.includes('"shutdown_grace_expired"') && l.includes('"cutOff":1'))).toBe(true);
     await client.close().catch(() => {});
     await call;
@@ -403,9 +402,9 @@ describe('shutdown (in process)', () => {
             }) as Promise<CallToolResult>,
         );
         await waitFor(() => upstream.requests.length === 2, 5_000, 'the calls to reach the upstream');
-        const started = Date.now();
+        // The upstream never answers and the calls' own timeout is 20 s: they end by the grace period (300 ms).
         await handle.close();
-        expect(Date.now() - started).toBeLessThan(2_000);
+        expect(logs.some((l) => l.includes('"shutdown_grace_expired"') && l.includes('"graceMs":300'))).toBe(true);
         // An answer, not a stream that ends without one (the client would wait for its own timeout).
         for (const result of await Promise.all(calls)) {
           expect(result.isError).toBe(true);

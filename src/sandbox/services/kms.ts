@@ -6,11 +6,11 @@ import type { Route } from '../types.js';
 import { oneOf, requireObject } from '../validate.js';
 
 /**
- * E15. Migration deletes the global key and creates an isolation key of the same name in the target Region
- * (its keyTag is the old one plus -kr or -jpn); the answer echoes the keyTag that was migrated. Only global keys
- * migrate: an isolation key's tag, or a tag
- * already migrated, is 404. When the target Region already holds an isolation key of the same name the spec
- * shows no error, so the sandbox answers HTTP 400 (gateway errorCode 100) saying so, and changes nothing.
+ * E15. Migration deletes the global key and creates an isolation key of the same name in the target Region (its keyTag
+ * is the old one plus -kr or -jpn); the answer echoes the keyTag that was migrated. Only global keys migrate: an
+ * isolation key's tag, or a tag already migrated, is 404. When the target Region already holds an isolation key of the
+ * same name the spec shows no error, so the sandbox answers HTTP 400 (gateway errorCode 100) saying so, and changes
+ * nothing.
  */
 export function kmsRoutes(): Route[] {
   const { globalKeys, isolationKeys } = kmsFixtures();

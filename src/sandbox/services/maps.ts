@@ -9,10 +9,9 @@ import { toXml } from '../maps/xml.js';
 
 /**
  * E5, reverse geocoding: `GET /map-reversegeocode/v2/gc` with the lower-case application key pair (checked by
- * http-server.ts before the handler runs). Status codes as the spec's maps table: 0 ok, 3 no results (HTTP 200);
- * 100 invalid request (HTTP 400); 900 unknown error (HTTP 500). Answers, errors included, come in the format asked
- * for: XML by
- * default, JSON with output=json, JSONP with output=json&callback=name.
+ * http-server.ts before the handler runs). Status codes as the spec's maps table: 0 ok, 3 no results (HTTP 200); 100
+ * invalid request (HTTP 400); 900 unknown error (HTTP 500). Answers, errors included, come in the format asked for: XML
+ * by default, JSON with output=json, JSONP with output=json&callback=name.
  */
 export function mapsRoutes(): Route[] {
   const crs = createCrsConverter();

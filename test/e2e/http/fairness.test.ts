@@ -122,11 +122,10 @@ describe('waiting for a user holds no place', () => {
         .catch(() => {}),
     );
     await waitFor(() => asked === 80, 15_000, 'every form to be open');
+    // Were it waiting for a place the forms hold, it would wait as long as they do: past the test's timeout.
     const other = await connectClient(server.url);
-    const started = Date.now();
     const result = (await other.client.callTool(TOKENIZER)) as CallToolResult;
     expect(result.isError, JSON.stringify(result.content)).toBeFalsy();
-    expect(Date.now() - started).toBeLessThan(2_000);
     expect(upstream.requests).toHaveLength(1);
     await other.client.close();
     void forms;

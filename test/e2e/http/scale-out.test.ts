@@ -356,8 +356,10 @@ if (!nginx) {
           expect(later.map((a) => a.error && describeError(a.error)).filter(Boolean)).toEqual([]);
         }
       }
-      // Quick: a refused connection, then the backup's answer.
-      for (const a of notFound) expect(a.end - a.start).toBeLessThan(2_000);
+      // Quick: a refused connection, then the backup's answer, never a wait for proxy_connect_timeout (which nginx
+      // would log as "upstream timed out ... while connecting to upstream").
+      expect(notFound.length).toBeGreaterThan(0);
+      expect(cluster!.proxy.stderr()).not.toContain('upstream timed out');
       // Any other failure is a call that was in flight on r1 at the kill, with a clear error.
       for (const a of other) {
         expect(a.session, describeError(a.error)).toMatch(/^r1\./);

@@ -37,7 +37,6 @@ describe('graceful shutdown', () => {
       );
       await waitFor(() => upstream.requests.length === CALLS, 10_000, 'every call to reach the upstream');
 
-      const started = Date.now();
       server.child.kill('SIGTERM');
       // Stopped accepting: a new connection is refused while the calls are still running.
       await waitFor(() => server.stderr().includes('SIGTERM received'), 5_000, 'the signal to be handled');
@@ -49,7 +48,8 @@ describe('graceful shutdown', () => {
         expect(result.structuredContent).toEqual({ languages: LANGUAGES });
       }
       expect(await server.exited).toBe(0);
-      expect(Date.now() - started).toBeLessThan(10_000);
+      // Every call was answered before its end: no grace period ran out.
+      expect(server.stderr()).not.toContain('shutdown_grace_expired');
       for (const client of clients) await client.close().catch(() => {});
     }, 30_000);
   }
@@ -73,7 +73,6 @@ describe('graceful shutdown', () => {
       { timeout: 5_000 },
     ) as Promise<CallToolResult>;
     await waitFor(() => upstream.requests.length === 2, 10_000, 'the calls to reach the upstream');
-    const started = Date.now();
     server.child.kill('SIGTERM');
     const text = (result: CallToolResult) => (result.content[0] as { text: string }).text;
     const [readResult, writeResult] = await Promise.all([read, write]);
@@ -83,8 +82,8 @@ describe('graceful shutdown', () => {
     expect(text(writeResult)).toMatch(
       /failed \[shutting_down\]: the server shut down before the call ended\. The outcome is unknown: the request may have reached the upstream/,
     );
+    // The upstream never answers and the calls' own timeout is 20 s: they ended by the grace period, as logged.
     expect(await server.exited).toBe(0);
-    expect(Date.now() - started).toBeLessThan(3_000);
     expect(server.stderr()).toContain('"event":"shutdown_grace_expired","graceMs":300,"cutOff":2,"stopped":2');
     await client.close().catch(() => {});
   }, 30_000);
@@ -92,9 +91,9 @@ describe('graceful shutdown', () => {
   it('SIGINT with nothing in flight exits 0 at once', async () => {
     const server = await spawnHttpServer(['--sandbox']);
     const { client } = await connectClient(server.url); // holds a session and its GET stream open
-    const started = Date.now();
+    // The open stream is no call to wait for: no grace period runs (the client closes only after the exit).
     expect(await server.stop('SIGINT')).toBe(0);
-    expect(Date.now() - started).toBeLessThan(3_000);
+    expect(server.stderr()).not.toContain('shutdown_grace_expired');
     await client.close().catch(() => {});
   });
 });

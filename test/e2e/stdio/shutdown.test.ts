@@ -48,7 +48,6 @@ const stops = {
 describe.each(Object.entries(stops))('%s during a slow call', (_, stop) => {
   it('within the grace period: the result is written, then the process exits 0', async () => {
     const server = await serverWithCallInFlight({ SVC_MCP_SHUTDOWN_GRACE_MS: '5000' });
-    const started = Date.now();
     stop(server);
     const { code, signal } = await server.exited;
     expect({ code, signal }).toEqual({ code: 0, signal: null });
@@ -56,15 +55,16 @@ describe.each(Object.entries(stops))('%s during a slow call', (_, stop) => {
     expect(answer, server.stderr()).toBeDefined();
     expect(answer!.result?.isError, resultText(answer!)).toBeFalsy();
     expect(answer!.result?.structuredContent).toMatchObject({ data: { keyTag: 'kt-1' } });
-    expect(Date.now() - started).toBeLessThan(5_000);
+    // The upstream's answer, not the end of the grace period, let it go.
+    expect(server.stderr()).not.toContain('shutdown_grace_expired');
   }, 20_000);
 
   it('past SVC_MCP_SHUTDOWN_GRACE_MS: answered with [shutting_down], saying the request went out, then exit 0', async () => {
+    // An upstream that never answers: only the end of the grace period can end the call.
+    upstream.setFallback({ hang: true });
     const server = await serverWithCallInFlight({ SVC_MCP_SHUTDOWN_GRACE_MS: '300' });
-    const started = Date.now();
     stop(server);
     const { code, signal } = await server.exited;
-    expect(Date.now() - started).toBeLessThan(UPSTREAM_DELAY_MS);
     expect({ code, signal }).toEqual({ code: 0, signal: null });
     const answer = server.messages.find((m) => m.id === 'migrate');
     expect(answer, server.stderr()).toBeDefined();
@@ -86,17 +86,18 @@ it('after SIGTERM, a new request is refused at once, while the call in flight is
 }, 20_000);
 
 it("after SIGTERM, the client's cancellation still arrives, and the cancelled call (answered by no one) does not hold the exit", async () => {
+  // An upstream that never answers: held by the call, the exit would wait out the grace period and log so.
+  upstream.setFallback({ hang: true });
   const server = await serverWithCallInFlight({ SVC_MCP_SHUTDOWN_GRACE_MS: '5000' });
   server.child.kill('SIGTERM');
   await waitFor(() => server.stderr().includes('SIGTERM received'), 5_000, 'the signal to be handled');
-  const started = Date.now();
   server.send({
     jsonrpc: '2.0',
     method: 'notifications/cancelled',
     params: { requestId: 'migrate', reason: 'the user gave up' },
   });
   expect(await server.exited).toEqual({ code: 0, signal: null });
-  expect(Date.now() - started).toBeLessThan(UPSTREAM_DELAY_MS);
+  expect(server.stderr()).not.toContain('shutdown_grace_expired');
   expect(server.messages.find((m) => m.id === 'migrate')).toBeUndefined();
   expect(server.stderr()).toContain('"tool":"kms_migrate_key","outcome":"cancelled"');
 }, 20_000);
@@ -106,11 +107,11 @@ it('a second SIGTERM ends the process at once, without waiting for the call', as
   const server = await serverWithCallInFlight({});
   server.child.kill('SIGTERM');
   await waitFor(() => server.stderr().includes('SIGTERM received'), 5_000, 'the signal to be handled');
-  const started = Date.now();
   server.child.kill('SIGTERM');
+  // Not the graceful way (which exits 0 after the grace period, logging it): the upstream never answers.
   const { code, signal } = await server.exited;
-  expect(Date.now() - started).toBeLessThan(2_000);
   expect(code === 0 && signal === null).toBe(false);
+  expect(server.stderr()).not.toContain('shutdown_grace_expired');
 }, 20_000);
 
 it('after SIGTERM, requests the client wrote while stdout was backed up are still read and answered, not dropped at the exit', async () => {

@@ -1,0 +1,61 @@
+/**
+ * Claims of cost without a clock bound: a machine busy with other work makes every run slower, but slows two runs
+ * taken turn about in the same process alike. So a test compares the work it cares about with a baseline measured
+ * beside it (the same work on a smaller input, or a plain pass over the same input), as a ratio of medians, and leaves
+ * absolute times to `npm run bench`.
+ */
+
+/** Wall time of `times` runs, in ms. */
+async function timed(run: () => unknown, times: number): Promise<number> {
+  const started = performance.now();
+  for (let i = 0; i < times; i += 1) await run();
+  return performance.now() - started;
+}
+
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+
+/** What one measurement should last at least: well above the clock's and the scheduler's grain. */
+const MEASURED_MS = 20;
+
+/**
+ * How many times longer `work` takes than `baseline`: the median of `runs` measurements of each, taken turn about (so
+ * that a burst of load elsewhere falls on both), after one unmeasured run of each (compilation, caches). Work quicker
+ * than MEASURED_MS is repeated within a measurement, as often on both sides.
+ */
+export async function costRatio(work: () => unknown, baseline: () => unknown, runs = 5): Promise<number> {
+  await work();
+  const once = await timed(baseline, 1);
+  const times = Math.min(1000, Math.ceil(MEASURED_MS / Math.max(once, 0.02)));
+  const measured = { work: [] as number[], baseline: [] as number[] };
+  for (let i = 0; i < runs; i += 1) {
+    measured.work.push(await timed(work, times));
+    measured.baseline.push(await timed(baseline, times));
+  }
+  return median(measured.work) / median(measured.baseline);
+}
+
+/**
+ * How much faster than its size the cost of `work` grows: its cost on the input `make(size)` over the cost of eight
+ * runs on `make(size / 8)` (the inputs are made before, untimed). Both take about as long, so that a preemption
+ * weighs on both alike. Linear work gives about 1 (less with fixed costs), quadratic work about 8; below LINEAR
+ * passes, leaving room for noise, far below what a quadratic step adds.
+ */
+export async function growthFactor<T>(
+  make: (size: number) => T,
+  work: (input: T) => unknown,
+  size: number,
+  runs = 5,
+): Promise<number> {
+  const large = make(size);
+  const small = make(Math.max(1, Math.floor(size / GROWTH)));
+  return costRatio(
+    () => work(large),
+    async () => {
+      for (let i = 0; i < GROWTH; i += 1) await work(small);
+    },
+    runs,
+  );
+}
+const GROWTH = 8;
+/** What growthFactor may return for linear work. */
+export const LINEAR = 3;
