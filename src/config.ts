@@ -252,7 +252,7 @@ function buildConfig(flags: Flags, env: Env): Config {
 
   return {
     transport: flags.http ? 'http' : 'stdio',
-    safety: safetyOptions(flags, value),
+    safety: safetyOptions(flags, value, env),
     limits: {
       maxConcurrentCalls: wholeNumber('SVC_MAX_CONCURRENT_CALLS'),
       maxQueuedCalls: wholeNumber('SVC_MAX_QUEUED_CALLS'),
@@ -334,7 +334,7 @@ function absoluteUrl(text: string, name: string): URL {
 }
 
 /** The flag wins over its variable; names are checked here, so that a typo stops the start (exit 2), not a call. */
-function safetyOptions(flags: Flags, value: Value): SafetyOptions {
+function safetyOptions(flags: Flags, value: Value, env: Env): SafetyOptions {
   const names = <T extends string>(flag: string | undefined, variable: EnvName, kind: string, valid: readonly T[]) => {
     const text = flag ?? value(variable);
     if (text === undefined) return undefined;
@@ -360,12 +360,22 @@ function safetyOptions(flags: Flags, value: Value): SafetyOptions {
     tools: names(flags.tools, 'SVC_TOOLS', 'tool', TOOL_NAMES),
     services: names(flags.services, 'SVC_SERVICES', 'service', SERVICES),
     confirmDestructive: flag('SVC_CONFIRM_DESTRUCTIVE', flags['no-confirm'], false),
-    stateKey: stateKey(value('SVC_MCP_STATE_KEY')),
+    stateKey: stateKey(env.SVC_MCP_STATE_KEY, value('SVC_MCP_STATE_KEY')),
   };
 }
 
-/** The HMAC key must be as strong as a token: the SDK's codec needs 32 bytes. */
-function stateKey(text: string | undefined): string | undefined {
+/**
+ * The HMAC key must be as strong as a token: the SDK's codec needs 32 bytes. Set but unusable (empty, blank, an
+ * unresolved `${...}`) stops the start: taken as unset, it would become a random key per process, and replicas would
+ * refuse each other's confirmations without a word.
+ */
+function stateKey(raw: string | undefined, text: string | undefined): string | undefined {
+  if (raw === undefined) return undefined;
+  const fix = 'set a key of 32 bytes or more (`openssl rand -hex 32`), or leave the variable unset';
+  if (raw.trim() === '') throw new ConfigError(`SVC_MCP_STATE_KEY is set but empty: ${fix}`);
+  if (/\$\{[^}]*\}/.test(raw)) {
+    throw new ConfigError(`SVC_MCP_STATE_KEY holds an unresolved placeholder (\${...}): ${fix}`);
+  }
   if (text !== undefined && Buffer.byteLength(text, 'utf8') < MIN_TOKEN_LENGTH) {
     throw new ConfigError(
       `SVC_MCP_STATE_KEY must be at least ${MIN_TOKEN_LENGTH} bytes (it has ${Buffer.byteLength(text, 'utf8')}): generate one with \`openssl rand -hex 32\``,

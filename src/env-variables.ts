@@ -290,8 +290,8 @@ export const ENV_VARIABLES = [
       "A 2026-07-28 client confirms a destructive call by retrying it with the form's answer and a `requestState` " +
       'this server sealed (HMAC-SHA256 over the tool, its arguments and an expiry of five minutes). Replicas behind ' +
       'one proxy must share this key, so that the retry may reach any of them. Unset: a random key per process ' +
-      '(the retry must reach the same process; a restart voids open forms). A shorter one stops the start (exit ' +
-      'code 2): `openssl rand -hex 32`. Never logged.',
+      '(the retry must reach the same process; a restart voids open forms). A shorter one, or one set but empty, ' +
+      'blank or an unresolved `${...}`, stops the start (exit code 2): `openssl rand -hex 32`. Never logged.',
     secret: true,
   },
   {

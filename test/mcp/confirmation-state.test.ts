@@ -145,6 +145,15 @@ describe('confirmation state', () => {
     expect(deleted).toBe(1);
   });
 
+  it.each([
+    ['empty', '', /SVC_MCP_STATE_KEY is set but empty/],
+    ['blank', '   ', /SVC_MCP_STATE_KEY is set but empty/],
+    ['an unresolved placeholder', '${user_config.state_key}', /SVC_MCP_STATE_KEY holds an unresolved placeholder/],
+    ['a placeholder of another form', '${STATE_KEY}', /SVC_MCP_STATE_KEY holds an unresolved placeholder/],
+  ])('stops the start when SVC_MCP_STATE_KEY is set but %s (no silent random key)', (_, value, message) => {
+    expect(() => parseCommand([], { SVC_MCP_STATE_KEY: value })).toThrow(message);
+  });
+
   it('refuses a short SVC_MCP_STATE_KEY at start-up', () => {
     expect(() => parseCommand([], { SVC_MCP_STATE_KEY: 'short' })).toThrow(
       /SVC_MCP_STATE_KEY must be at least 32 bytes/,
