@@ -189,19 +189,19 @@ export const ENV_VARIABLES = [
     details:
       'Bounds the memory the calls hold: each running call may read an answer of up to SVC_MAX_RESPONSE_BYTES. ' +
       "The others wait for a place (see SVC_MAX_QUEUED_CALLS); a call waiting for its user's confirmation " +
-      'holds none.',
+      'holds none. Over HTTP one client may hold at most half of the places, so that others start beside its flood.',
     default: '16',
     range: [1, 1000],
   },
   {
     name: 'SVC_MAX_QUEUED_CALLS',
     group: 'limits',
-    meaning: 'tool calls that may wait for a place; one client may fill half of it',
+    meaning: 'tool calls that may wait for a place; over HTTP one client may fill half of it',
     details:
-      'Waiting costs little memory. Free places go to the waiting clients in turn (a session, a client address, ' +
-      "or stdio's one client), so that one client's burst does not hold up another's call; the wait counts " +
-      "toward the call's SVC_TIMEOUT_MS. A call over the queue, or over its client's half, gets `[busy]` and " +
-      'nothing is sent.',
+      'Waiting costs little memory. Free places go to the waiting clients in turn (the OAuth user, else the ' +
+      "client address, whose sessions share its places; stdio's one client may use every place), so that one " +
+      "client's burst does not hold up another's call; the wait counts toward the call's SVC_TIMEOUT_MS. A call " +
+      "over the queue, or over its client's half, gets `[busy]` and nothing is sent.",
     default: '1024',
     range: [0, 100_000],
   },
