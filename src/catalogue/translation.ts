@@ -2,13 +2,14 @@ import * as z from 'zod';
 import { maybeString } from './answers.js';
 import { LANGUAGE_CODES, SOURCE_CODES, translationIssues } from './translation-rules.js';
 import { defineOperation } from './types.js';
+import { TEXT_LIMIT } from './translation-rules.js';
 
 export const translateText = defineOperation({
   id: 'E3',
   name: 'translation_translate_text',
   title: 'Translate text',
   description:
-    'Translates up to 5000 chars; directions: svc://translation/language-pairs. glossaryKey, replaceInfo (wins) and ' +
+    `Translates up to ${TEXT_LIMIT} chars; directions: svc://translation/language-pairs. glossaryKey, replaceInfo (wins) and ` +
     'span tags work on its pairs marked glossaryAndReplaceInfo: there <span translate="no"> or <span ' +
     'class="notranslate"> text stays as is, uncounted.',
   service: 'translation',

@@ -18,6 +18,8 @@ import { serviceIcons } from './icons.js';
 import { completeSource, completeTarget, completeTargetOf } from './language-completion.js';
 import { SUMMARY_LENGTHS, summaryCue, summaryParameters, summaryPrompt, type SummaryLength } from './summary-prompt.js';
 import { WORKFLOW_TOOL_NAME } from './workflow-tool.js';
+import { createCompletion } from '../catalogue/textgen.js';
+import { translateText } from '../catalogue/translation.js';
 
 /**
  * Prompts: ready-made flows that drive the tools through the client's model. Prompt arguments are strings; the
@@ -111,8 +113,8 @@ export function registerPrompts(server: Server, enabled: (tool: string) => boole
     {
       title: 'Translate, then summarize',
       description:
-        'Translate a text (split over the 5000-character limit at sentence boundaries) with translation_translate_text, ' +
-        'then summarize the translation in the target language with textgen_create_completion.',
+        `Translate a text (split over the ${TEXT_LIMIT}-character limit at sentence boundaries) with ${translateText.name}, ` +
+        `then summarize the translation in the target language with ${createCompletion.name}.`,
       args: {
         text: textArg('The text to translate and summarize'),
         target: targetArg(),
@@ -120,7 +122,7 @@ export function registerPrompts(server: Server, enabled: (tool: string) => boole
         length: lengthArg(),
       },
       icons: serviceIcons('translation'),
-      tools: ['translation_translate_text', 'textgen_create_completion'],
+      tools: [translateText.name, createCompletion.name],
     },
     (args) => {
       const { source, target } = languages(args.source, args.target);
@@ -133,8 +135,8 @@ export function registerPrompts(server: Server, enabled: (tool: string) => boole
     {
       title: 'Summarize, then translate the summary',
       description:
-        'Summarize a text in its own language with textgen_create_completion, then translate only the summary with ' +
-        'translation_translate_text: cheaper than translating a long text first.',
+        `Summarize a text in its own language with ${createCompletion.name}, then translate only the summary with ` +
+        `${translateText.name}: cheaper than translating a long text first.`,
       args: {
         text: textArg('The text to summarize and translate'),
         target: targetArg(),
@@ -142,7 +144,7 @@ export function registerPrompts(server: Server, enabled: (tool: string) => boole
         length: lengthArg(),
       },
       icons: serviceIcons('textgen'),
-      tools: ['translation_translate_text', 'textgen_create_completion'],
+      tools: [translateText.name, createCompletion.name],
     },
     (args) => {
       const { source, target } = languages(args.source, args.target);
@@ -155,8 +157,8 @@ export function registerPrompts(server: Server, enabled: (tool: string) => boole
     {
       title: 'Localize the address of a place',
       description:
-        'Find the Korean address at a coordinate with maps_reverse_geocode and give it in another language with ' +
-        'translation_translate_text (names and numbers that must stay as written are protected).',
+        `Find the Korean address at a coordinate with ${reverseGeocode.name} and give it in another language with ` +
+        `${translateText.name} (names and numbers that must stay as written are protected).`,
       args: {
         coords: required('"x,y" of the place; for EPSG:4326 longitude,latitude, e.g. 127.1054,37.3595'),
         target: required('Language to give the address in, e.g. en, ja, zh-CN', completeTargetOf('ko')),
@@ -166,7 +168,7 @@ export function registerPrompts(server: Server, enabled: (tool: string) => boole
         ),
       },
       icons: serviceIcons('maps'),
-      tools: ['maps_reverse_geocode', 'translation_translate_text'],
+      tools: [reverseGeocode.name, translateText.name],
     },
     (args) => message(localizePlace(args.coords, args.sourcecrs, args.target)),
   );
@@ -273,7 +275,7 @@ function pieces(
 function completionStep(promptTemplate: string, placeholder: string, length: SummaryLength, cue: string): string {
   const params = { ...summaryParameters(length), text: `<the prompt below, with ${placeholder} replaced>` };
   return (
-    `textgen_create_completion, arguments ${call(params)}. The prompt, exactly:\n` +
+    `${createCompletion.name}, arguments ${call(params)}. The prompt, exactly:\n` +
     `"""\n${promptTemplate}"""\n` +
     `result.text holds the prompt followed by the generated text: keep only what follows "${cue}". If stopReason is ` +
     `"length" the summary was cut off: call again with a larger maxTokens (at most 2048).`
@@ -298,7 +300,7 @@ function translateThenSummarize(
   return [
     `Translate the text below from ${describe(source)} into ${language} (${target}), then summarize the translation in ${language}.`,
     '',
-    `1. Translate with translation_translate_text, arguments ${call({ source, target, text: '<the text or one piece>' })}.`,
+    `1. Translate with ${translateText.name}, arguments ${call({ source, target, text: '<the text or one piece>' })}.`,
     `   ${split}`,
     `   ${spanRule(source, target)}`,
     source === 'auto' ? '   message.result.srcLangType of the answer is the detected source language.' : '',
@@ -327,7 +329,7 @@ function summarizeThenTranslate(text: string, source: SourceCode, target: Langua
     '',
     `1. Summarize with ${completionStep(summaryPrompt('{TEXT}', language, length), '{TEXT}', length, summaryCue(language))}`,
     long,
-    `2. Translate the summary with translation_translate_text, arguments ${call({ source, target, text: '<the summary>' })}.`,
+    `2. Translate the summary with ${translateText.name}, arguments ${call({ source, target, text: '<the summary>' })}.`,
     `   ${spanRule(source, target)}`,
     `3. Answer with the translated summary${source === 'auto' ? ' and the detected source language (message.result.srcLangType)' : ''}.`,
     'If a call fails, report its error message instead of guessing.',
@@ -353,7 +355,7 @@ function localizePlace(rawCoords: string, rawCrs: string | undefined, rawTarget:
     target === 'ko'
       ? '3. The address is already in Korean: no translation is needed.'
       : [
-          `3. Translate the address with translation_translate_text, arguments ${call({ source: 'ko', target, text: '<the Korean address>' })}.`,
+          `3. Translate the address with ${translateText.name}, arguments ${call({ source: 'ko', target, text: '<the Korean address>' })}.`,
           spansHonoured('ko', target)
             ? '   Wrap the building number, the lot number and the postal code in <span translate="no">…</span> so they stay as written.'
             : `   (Span tags are not honoured for ko -> ${target}; check that numbers came through unchanged.)`,
@@ -361,7 +363,7 @@ function localizePlace(rawCoords: string, rawCrs: string | undefined, rawTarget:
   return [
     `Find the address of the place at ${coords} (${crs}) and give it in ${LANGUAGE_NAMES[target]} (${target}).`,
     '',
-    `1. Call maps_reverse_geocode with arguments ${call(geocode)}.`,
+    `1. Call ${reverseGeocode.name} with arguments ${call(geocode)}.`,
     '   status.code 3 ("no results") to these orders means not even a dong resolves there (for example over the sea): ' +
       'say so and stop. Near coasts and in new neighbourhoods there may be a dong but no roadaddr or addr result: ' +
       'if you call again, keep admcode (or legalcode) in orders, or such a place gets status 3 too.',

@@ -17,6 +17,10 @@ import {
   targetsOf,
   type LanguageCode,
 } from '../catalogue/index.js';
+import { createCompletion } from '../catalogue/textgen.js';
+import { listTokenizerLanguages, updateSchema } from '../catalogue/search.js';
+import { reverseGeocode } from '../catalogue/maps.js';
+import { updateJobExecutionOptions } from '../catalogue/dataflow.js';
 
 /**
  * The JSON documents behind the reference resources. Built from the catalogue's tables (no second copy of the spec's
@@ -28,8 +32,8 @@ export function tokenizerLanguagesDoc() {
     languages: TOKENIZER_LANGUAGES.map((entry) => ({ ...entry })),
     usage:
       'Each entry is an index processor for one language: use its type, method and option as an element of ' +
-      'document.indexes[].buildInfos[].indexProcessors when adding an index with search_update_schema (no tool of ' +
-      'this server creates a search domain). The same list is what search_list_tokenizer_languages returns.',
+      `document.indexes[].buildInfos[].indexProcessors when adding an index with ${updateSchema.name} (no tool of ` +
+      `this server creates a search domain). The same list is what ${listTokenizerLanguages.name} returns.`,
   };
 }
 
@@ -84,7 +88,7 @@ export function coordinateSystemsDoc() {
     warning: utmKWarning(),
     defaults: { sourcecrs: 'EPSG:4326', targetcrs: 'EPSG:4326' },
     usage:
-      'maps_reverse_geocode takes coords as "x,y" in sourcecrs (for EPSG:4326: longitude,latitude, e.g. ' +
+      `${reverseGeocode.name} takes coords as "x,y" in sourcecrs (for EPSG:4326: longitude,latitude, e.g. ` +
       '"127.1054,37.3595") and returns area and land centres in targetcrs. An area with no data has an empty crs and ' +
       'x = y = 0.0.',
   };
@@ -96,7 +100,7 @@ export function aiFiltersDoc() {
     scores: AI_FILTER_SCORES.map((s) => ({ ...s })),
     scoreMeaning: 'the degree to which the text corresponds to the category',
     usage:
-      'textgen_create_completion returns result.aiFilters (when includeAiFilters is true, the default): one ' +
+      `${createCompletion.name} returns result.aiFilters (when includeAiFilters is true, the default): one ` +
       '{groupName, name, score} per category. score is a string, and a lower score means a stronger match: treat "0" as ' +
       'a flag to review the text before using it.',
   };
@@ -106,7 +110,7 @@ export function jobStatesDoc() {
   return {
     states: JOB_STATES.map((s) => ({ ...s })),
     usage:
-      'The status field of the job returned by dataflow_update_job_execution_options. Transitions between states, and ' +
+      `The status field of the job returned by ${updateJobExecutionOptions.name}. Transitions between states, and ` +
       'the effect of editing execution options on the status, are not documented: read the status from the answer ' +
       'rather than assuming one.',
   };

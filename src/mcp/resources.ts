@@ -14,6 +14,11 @@ import {
   tokenizerLanguagesDoc,
 } from './reference-data.js';
 import { RPC_ERROR } from '../jsonrpc-errors.js';
+import { createCompletion } from '../catalogue/textgen.js';
+import { translateText } from '../catalogue/translation.js';
+import { reverseGeocode } from '../catalogue/maps.js';
+import { updateSchema } from '../catalogue/search.js';
+import { updateJobExecutionOptions } from '../catalogue/dataflow.js';
 
 const JSON_TYPE = 'application/json';
 
@@ -39,7 +44,7 @@ const STATIC_RESOURCES: readonly StaticResource[] = [
     title: 'Search tokenizer languages',
     description: (tool) =>
       'The six morphological-analysis languages of the search service with their index processor (type, method, ' +
-      `option), usable as an index option of a search domain's schema (${tool('search_update_schema', 'search schema edits')}).`,
+      `option), usable as an index option of a search domain's schema (${tool(updateSchema.name, 'search schema edits')}).`,
     doc: tokenizerLanguagesDoc,
     service: 'search',
   },
@@ -48,7 +53,7 @@ const STATIC_RESOURCES: readonly StaticResource[] = [
     uri: 'svc://translation/language-pairs',
     title: 'Translation language pairs',
     description: (tool) =>
-      `Every direction ${tool('translation_translate_text', 'the translation service')} sends, with what backs it ` +
+      `Every direction ${tool(translateText.name, 'the translation service')} sends, with what backs it ` +
       '(documented, documented in reverse, not documented) and its glossary/replaceInfo, span-tag and honorific ' +
       'support, plus the language codes and names. One source: svc://translation/language-pairs/{source}.',
     doc: languagePairsDoc,
@@ -59,7 +64,7 @@ const STATIC_RESOURCES: readonly StaticResource[] = [
     uri: 'svc://maps/coordinate-systems',
     title: 'Reverse-geocoding coordinate systems',
     description: (tool) =>
-      `The coordinate systems of ${tool('maps_reverse_geocode', 'reverse geocoding')} (sourcecrs/targetcrs): ` +
+      `The coordinate systems of ${tool(reverseGeocode.name, 'reverse geocoding')} (sourcecrs/targetcrs): ` +
       'EPSG:4326, EPSG:3857 and UTM-K (SVC:2048) with its projection parameters (which are not those of the ' +
       'standard UTM-K, EPSG:5179: read the warning), and how coords are written.',
     doc: coordinateSystemsDoc,
@@ -70,7 +75,7 @@ const STATIC_RESOURCES: readonly StaticResource[] = [
     uri: 'svc://textgen/ai-filters',
     title: 'Text-generation AI filter categories',
     description: (tool) =>
-      `The AI filter categories of ${tool('textgen_create_completion', 'text generation')} (groupName, name, ` +
+      `The AI filter categories of ${tool(createCompletion.name, 'text generation')} (groupName, name, ` +
       'meaning) and what the scores 0, 1 and 2 mean.',
     doc: aiFiltersDoc,
     service: 'textgen',
@@ -80,7 +85,7 @@ const STATIC_RESOURCES: readonly StaticResource[] = [
     uri: 'svc://dataflow/job-states',
     title: 'Data-flow job states',
     description: (tool) => {
-      const returned = tool('dataflow_update_job_execution_options', '');
+      const returned = tool(updateJobExecutionOptions.name, '');
       return `The status values of a data-flow job${returned ? ` (as returned by ${returned})` : ''} and their meanings.`;
     },
     doc: jobStatesDoc,
@@ -126,7 +131,7 @@ export function registerResources(
         uriTemplate: PAIRS_TEMPLATE,
         title: 'Translation targets of one source language',
         description:
-          `The targets ${tool('translation_translate_text', 'the translation service')} sends one source language to,` +
+          `The targets ${tool(translateText.name, 'the translation service')} sends one source language to,` +
           ' with what backs each direction and its ' +
           'glossary/replaceInfo, span-tag and honorific support, and the notes of the whole resource. source is a ' +
           'language code, e.g. ko, en, ja, zh-CN.',

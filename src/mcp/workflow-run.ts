@@ -7,12 +7,13 @@ import type { CompiledOperation } from '../catalogue/compile.js';
 import type { createCompletion } from '../catalogue/textgen.js';
 import type { AnyOperation, OperationOutput } from '../catalogue/types.js';
 import { LANGUAGE_NAMES } from '../catalogue/translation-rules.js';
-import type { translateText } from '../catalogue/translation.js';
+
 import { CallFailure, abortedFailure } from '../upstream/failure.js';
 import { prepareRequest } from '../upstream/request.js';
 import { chunkText } from './chunking.js';
 import { generatedPart, summaryCue, summaryParameters, summaryPrompt } from './summary-prompt.js';
 import { WORKFLOW_TOOL_NAME, workflowSchemas, type WorkflowOutput } from './workflow-schema.js';
+import { translateText } from '../catalogue/translation.js';
 
 /** The two operations the flow calls, compiled with the others. */
 export interface WorkflowOperations {
@@ -149,7 +150,7 @@ function fitTranslation(
       kept === 0
         ? `translation holds none of the ${chunks.length} translated pieces`
         : `translation shows the first ${kept} of ${chunks.length} translated pieces (source characters 1-${from})`;
-    const how = `To get the rest, translate characters ${from + 1}-${chunks.join('').length} of the source text with translation_translate_text.`;
+    const how = `To get the rest, translate characters ${from + 1}-${chunks.join('').length} of the source text with ${translateText.name}.`;
     return shortenedNote(maxBytes, left, how);
   };
   while (kept > 0 && size(partial(), note()) > maxBytes) kept -= 1;

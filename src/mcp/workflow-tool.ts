@@ -6,6 +6,7 @@ import { toJsonSchema } from './json-schema.js';
 import type { ToolHandler } from './tool-registry.js';
 import { runWorkflow, type WorkflowOperations } from './workflow-run.js';
 import { WORKFLOW_TOOL_NAME, workflowSchemas as schemas } from './workflow-schema.js';
+import { TEXT_LIMIT } from '../catalogue/translation-rules.js';
 
 export { WORKFLOW_TOOL_NAME } from './workflow-schema.js';
 
@@ -14,7 +15,7 @@ export const workflowDefinition = (): Tool => ({
   name: WORKFLOW_TOOL_NAME,
   title: 'Translate and summarize text',
   description:
-    `Translates text of up to ${MAX_TEXT_LENGTH.toLocaleString('en-US')} chars (calls of at most 5000, split at ` +
+    `Translates text of up to ${MAX_TEXT_LENGTH.toLocaleString('en-US')} chars (calls of at most ${TEXT_LIMIT}, split at ` +
     'sentence boundaries), then summarizes it in the target language. One deadline for all calls; reports ' +
     'progress; cancellable.',
   inputSchema: toJsonSchema(schemas().input, 'input') as Tool['inputSchema'],
