@@ -33,11 +33,11 @@ export function perRequestHandler(
   const handler = createMcpHandler((ctx: McpRequestContext) => create(clientOf(ctx.authInfo)), {
     legacy: options.legacy,
     maxRequestBodySize: options.maxBodyBytes,
-    onerror: (error) => options.log({ event: 'http_mcp_error', message: error.message }),
+    onerror: (error) => options.log(errorEntry(error)),
   });
   const node = toNodeHandler(handler, {
     maxRequestBodySize: options.maxBodyBytes,
-    onerror: (error) => options.log({ event: 'http_mcp_error', message: error.message }),
+    onerror: (error) => options.log(errorEntry(error)),
   });
   const serve = (req: IncomingMessage, res: ServerResponse, body: unknown, client: PerRequestClient) => {
     // Who asks travels as the request's pass-through auth info: the SDK hands it to the factory untouched.
@@ -47,6 +47,19 @@ export function perRequestHandler(
     return node(req, res, body);
   };
   return Object.assign(serve, { close: () => handler.close() });
+}
+
+/**
+ * The SDK's error as a log entry: its kind, without what the client chose. Its messages quote the request's headers
+ * and body values (Mcp-Name, Mcp-Method, MCP-Protocol-Version, params), which a log must not carry: only the words
+ * before the first quoted or reported value are kept.
+ */
+function errorEntry(error: Error): { event: 'http_mcp_error'; message: string } {
+  const words = error.message
+    .split(/[:"'=]/, 1)[0]!
+    .trim()
+    .slice(0, 100);
+  return { event: 'http_mcp_error', message: `${words || error.name} (details withheld: they quote the request)` };
 }
 
 function clientOf(auth: AuthInfo | undefined): { narrowing?: Narrowing; client?: string } {

@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startRecordingServer, type RecordingServer } from '../../helpers/recording-server.js';
-import { spawnHttpServer, type HttpServerProcess } from '../../helpers/spawn-http.js';
+import { spawnHttpServer, waitFor, type HttpServerProcess } from '../../helpers/spawn-http.js';
 import { fullEnv } from '../../helpers/upstream.js';
 
 let upstream: RecordingServer;
@@ -63,3 +63,27 @@ for (const era of ['2025', '2026'] as const) {
     });
   });
 }
+
+it('logs no value the client chose in its headers when the SDK refuses them', async () => {
+  const chosen = 'client-chosen-Q7vX2';
+  const response = await fetch(server.url, {
+    method: 'POST',
+    headers: {
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+      'mcp-protocol-version': '2026-07-28',
+      'mcp-method': 'tools/call',
+      'mcp-name': `${chosen}-name`,
+    },
+    body: JSON.stringify({
+      jsonrpc: '2.0',
+      id: 9,
+      method: 'tools/call',
+      params: { name: 'search_list_tokenizer_languages', arguments: {}, _meta: ENVELOPE },
+    }),
+  });
+  expect(response.status).toBe(400);
+  await response.text();
+  await waitFor(() => server.stderr().includes('"event":"http_mcp_error"'), 10_000, 'the error line');
+  expect(server.stderr()).not.toContain(chosen);
+});
