@@ -55,6 +55,9 @@ export function rootView(text: string): View {
 }
 
 /** Builds a view from one it reads: each unit added carries the span of the parent's units it was made from. */
+/** Units a view is first made with room for. */
+const INITIAL_CAPACITY = 4096;
+
 class Builder {
   #units: Uint16Array;
   #start: Int32Array;
@@ -64,7 +67,12 @@ class Builder {
   readonly #parentEnd: Int32Array | undefined;
   length = 0;
 
+  /**
+   * `capacity` is what the view may grow to; it starts small and doubles, so that a view of a few decoded runs in a
+   * large text holds memory for what it has, not for the whole text (a 4 MiB answer made 80 MiB of empty arrays).
+   */
   constructor(parent: View, capacity: number) {
+    capacity = Math.min(capacity, INITIAL_CAPACITY);
     this.#parent = parent;
     this.#parentStart = parent.start;
     this.#parentEnd = parent.end;

@@ -63,19 +63,19 @@ export class Redactor {
     if (this.#long.length === 0 && this.#short.length === 0 && !this.#headerValues) return text;
     const spans: Span[] = [];
     const views = this.#long.length > 0 ? viewsOf(text) : [rootView(text)];
-    const searched = views.map((view) => ({ view, folded: fold(view.text) }));
-    for (const { view, folded } of searched) {
+    let namesHeader = false;
+    // One folded copy at a time: a large answer's views and their copies together would hold many times its size.
+    for (const view of views) {
+      const folded = fold(view.text);
       for (const needles of this.#long) findNeedles(view, folded, needles, spans, text);
       if (view.depth === 0) for (const secret of this.#short) findAll(view, folded, secret, 0, 0, spans);
+      if (this.#headerValues && view.depth <= 1 && !namesHeader) {
+        namesHeader = this.#headerNames.some((name) => folded.includes(name));
+      }
     }
     let out = spans.length > 0 ? withoutSpans(text, spans) : text;
     // The pattern scans the whole text; most texts name no credential header at all.
-    if (
-      this.#headerValues &&
-      this.#headerNames.some((name) => searched.some(({ view, folded }) => view.depth <= 1 && folded.includes(name)))
-    ) {
-      out = out.replace(this.#headerValues, '$1$2[redacted]');
-    }
+    if (this.#headerValues && namesHeader) out = out.replace(this.#headerValues, '$1$2[redacted]');
     return out;
   }
 }
