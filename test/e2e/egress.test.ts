@@ -12,6 +12,7 @@ import { LoggingMessageNotificationSchema } from '@modelcontextprotocol/sdk/type
 import { startRecordingServer, type RecordingServer, type Reply } from '../helpers/recording-server.js';
 import { CLI_PATH } from '../helpers/spawn-server.js';
 import { connectClient, spawnHttpServer, type HttpServerProcess } from '../helpers/spawn-http.js';
+import { postModern } from '../helpers/modern-post.js';
 import { CREDENTIALS, SECRETS, fullEnv } from '../helpers/upstream.js';
 
 const LANGUAGES = [{ language: 'thai', type: 'hanaterm', method: 'sgmt', option: '+thai' }];
@@ -71,31 +72,9 @@ describe('2026-07-28 over HTTP', () => {
   afterAll(() => server?.stop());
 
   it('results, errors and log notifications carry no secret', async () => {
-    const meta = {
-      'io.modelcontextprotocol/protocolVersion': '2026-07-28',
-      'io.modelcontextprotocol/clientInfo': { name: 'egress-test', version: '0.0.0' },
-      'io.modelcontextprotocol/clientCapabilities': {},
-      'io.modelcontextprotocol/logLevel': 'debug',
-    };
-    const call = async (name: string, args: Record<string, unknown>) => {
-      const response = await fetch(server.url, {
-        method: 'POST',
-        headers: {
-          'content-type': 'application/json',
-          accept: 'application/json, text/event-stream',
-          'mcp-protocol-version': '2026-07-28',
-          'mcp-method': 'tools/call',
-          'mcp-name': name,
-        },
-        body: JSON.stringify({
-          jsonrpc: '2.0',
-          id: 1,
-          method: 'tools/call',
-          params: { name, arguments: args, _meta: meta },
-        }),
-      });
-      return response.text();
-    };
+    const meta = { 'io.modelcontextprotocol/logLevel': 'debug' };
+    const call = async (name: string, args: Record<string, unknown>) =>
+      (await postModern(server.url, 'tools/call', { name, arguments: args }, { meta })).text;
     const everything = [await call('search_list_tokenizer_languages', {}), await call('apigateway_list_products', {})];
     expectClean(everything.join('\n'), server.stderr());
   });

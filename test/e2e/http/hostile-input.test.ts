@@ -5,6 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startRecordingServer, type RecordingServer } from '../../helpers/recording-server.js';
+import { envelope, postModern } from '../../helpers/modern-post.js';
 import { spawnHttpServer, waitFor, type HttpServerProcess } from '../../helpers/spawn-http.js';
 import { fullEnv } from '../../helpers/upstream.js';
 
@@ -20,27 +21,21 @@ afterAll(async () => {
   await upstream?.close();
 });
 
-const ENVELOPE = {
-  'io.modelcontextprotocol/protocolVersion': '2026-07-28',
-  'io.modelcontextprotocol/clientInfo': { name: 'hostile-test', version: '0.0.0' },
-  'io.modelcontextprotocol/clientCapabilities': {},
-};
-
 /** A tools/call whose `arguments` are given as JSON text, in either era. */
 async function call(era: '2025' | '2026', argumentsJson: string) {
   const modern = era === '2026';
-  const meta = modern ? `,"_meta":${JSON.stringify(ENVELOPE)}` : '';
-  const response = await fetch(server.url, {
-    method: 'POST',
-    headers: {
-      'content-type': 'application/json',
-      accept: 'application/json, text/event-stream',
-      'mcp-protocol-version': modern ? '2026-07-28' : '2025-11-25',
-      ...(modern ? { 'mcp-method': 'tools/call', 'mcp-name': 'search_update_schema' } : {}),
-    },
-    body: `{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"search_update_schema","arguments":${argumentsJson}${meta}}}`,
-  });
-  return { status: response.status, body: (await response.text()).slice(0, 2_000) };
+  const meta = modern ? `,"_meta":${JSON.stringify(envelope())}` : '';
+  const body = `{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"search_update_schema","arguments":${argumentsJson}${meta}}}`;
+  const headers = modern
+    ? {}
+    : { 'mcp-protocol-version': '2025-11-25', 'mcp-method': undefined, 'mcp-name': undefined };
+  const { status, text } = await postModern(
+    server.url,
+    'tools/call',
+    { name: 'search_update_schema' },
+    { body, headers },
+  );
+  return { status, body: text.slice(0, 2_000) };
 }
 
 for (const era of ['2025', '2026'] as const) {
@@ -66,24 +61,13 @@ for (const era of ['2025', '2026'] as const) {
 
 it('logs no value the client chose in its headers when the SDK refuses them', async () => {
   const chosen = 'client-chosen-Q7vX2';
-  const response = await fetch(server.url, {
-    method: 'POST',
-    headers: {
-      'content-type': 'application/json',
-      accept: 'application/json, text/event-stream',
-      'mcp-protocol-version': '2026-07-28',
-      'mcp-method': 'tools/call',
-      'mcp-name': `${chosen}-name`,
-    },
-    body: JSON.stringify({
-      jsonrpc: '2.0',
-      id: 9,
-      method: 'tools/call',
-      params: { name: 'search_list_tokenizer_languages', arguments: {}, _meta: ENVELOPE },
-    }),
-  });
+  const response = await postModern(
+    server.url,
+    'tools/call',
+    { name: 'search_list_tokenizer_languages', arguments: {} },
+    { headers: { 'mcp-name': `${chosen}-name` } },
+  );
   expect(response.status).toBe(400);
-  await response.text();
   await waitFor(() => server.stderr().includes('"event":"http_mcp_error"'), 10_000, 'the error line');
   expect(server.stderr()).not.toContain(chosen);
 });

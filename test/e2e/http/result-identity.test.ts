@@ -3,6 +3,7 @@
  * every other result only what identifies the server (issue 26, point 6: ~700 bytes per result before).
  */
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { postModern, responseOf } from '../../helpers/modern-post.js';
 import { spawnHttpServer, type HttpServerProcess } from '../../helpers/spawn-http.js';
 
 const INFO = 'io.modelcontextprotocol/serverInfo';
@@ -14,31 +15,8 @@ beforeAll(async () => {
 afterAll(() => server?.stop());
 
 async function rpc(method: string, params: Record<string, unknown> = {}) {
-  const _meta = {
-    'io.modelcontextprotocol/protocolVersion': '2026-07-28',
-    'io.modelcontextprotocol/clientInfo': { name: 'identity-test', version: '0.0.0' },
-    'io.modelcontextprotocol/clientCapabilities': {},
-  };
-  const name = params.name as string | undefined;
-  const response = await fetch(server.url, {
-    method: 'POST',
-    headers: {
-      'content-type': 'application/json',
-      accept: 'application/json, text/event-stream',
-      'mcp-protocol-version': '2026-07-28',
-      'mcp-method': method,
-      ...(name ? { 'mcp-name': name } : {}),
-    },
-    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params: { ...params, _meta } }),
-  });
-  const text = await response.text();
-  const json = text.startsWith('{')
-    ? text
-    : text
-        .split('\n')
-        .find((l) => l.startsWith('data:') && l.includes('"id"'))!
-        .slice(5);
-  return JSON.parse(json) as { result: { _meta: Record<string, Record<string, unknown>> } };
+  const { text } = await postModern(server.url, method, params);
+  return responseOf(text) as { result: { _meta: Record<string, Record<string, unknown>> } };
 }
 
 it('is whole in server/discover and name, title and version in every other result', async () => {
