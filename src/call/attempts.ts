@@ -96,7 +96,7 @@ export async function attempt<Op extends AnyOperation>(
             ),
           );
         }
-        return interpretResponse(operation, { ...answered, text: redactor.redact(answered.text) });
+        return interpretResponse(operation, { ...answered, text: redactor.redact(answered.text) }, prepared.asked);
       } catch (error) {
         if (!(error instanceof CallFailure)) throw error;
         saw({

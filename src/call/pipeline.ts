@@ -97,7 +97,7 @@ export function callOperation(
     return {
       reply:
         answer.kind === 'text'
-          ? { text: answer.value, answeredAs: operation.answeredAs(args) }
+          ? { text: answer.value, answeredAs: prepared.asked === 'json' ? 'text' : prepared.asked }
           : { json: answer.value, paging: operation.paging },
     };
   });

@@ -3,6 +3,9 @@ import { ENVELOPE_SUCCESS, type EnvelopeSuccess } from './envelopes.js';
 import { STREAMING_REGIONS, type StreamingRegion } from './fields.js';
 import type { AnyOperation, AuthScheme, HttpMethod, ServiceId } from './types.js';
 
+/** The form an answer is asked in. */
+export type AnswerForm = 'json' | 'xml' | 'jsonp';
+
 /** What a call does to the platform: reads, changes, or destroys (the user confirms a destruction). */
 export type Effect = 'read' | 'write' | 'destroy';
 
@@ -40,8 +43,8 @@ export interface CompiledOperation<Op extends AnyOperation = AnyOperation> {
   readonly notSent: ReadonlySet<string>;
   /** `mayAnswerText`: the answer may be text (E5's XML or JSONP) rather than JSON. */
   readonly answersText: boolean;
-  /** `mayAnswerText`: the form a text answer was asked in (E5: `output: xml`, a callback), else `text`. */
-  answeredAs(args: Record<string, unknown>): 'xml' | 'jsonp' | 'text';
+  /** `mayAnswerText`: the form the arguments ask the answer in (E5: `output: xml`, a JSONP callback), else JSON. */
+  askedForm(args: Record<string, unknown>): AnswerForm;
   /** `mayAnswerText`: what the request accepts (XML and JSONP must not be refused for an Accept header). */
   readonly accept: string;
   /** `arrayResultKey`: a bare JSON array answer, as the object structured content must be. */
@@ -102,7 +105,12 @@ export function compileOperation<Op extends AnyOperation>(op: Op, options: Compi
     },
     notSent: new Set(regionByArgument ? ['region'] : []),
     answersText: op.mayAnswerText === true,
-    answeredAs: (args) => (args.output === 'xml' ? 'xml' : typeof args.callback === 'string' ? 'jsonp' : 'text'),
+    askedForm: (args) =>
+      op.mayAnswerText && args.output === 'xml'
+        ? 'xml'
+        : op.mayAnswerText && typeof args.callback === 'string'
+          ? 'jsonp'
+          : 'json',
     accept: op.mayAnswerText ? '*/*' : 'application/json',
     asObject: (parsed) => (key && Array.isArray(parsed) ? { [key]: parsed } : parsed),
     ...(op.envelope ? { envelope: { ...ENVELOPE_SUCCESS[op.envelope], kind: op.envelope } } : {}),

@@ -1,4 +1,4 @@
-import type { CompiledOperation } from '../catalogue/compile.js';
+import type { AnswerForm, CompiledOperation } from '../catalogue/compile.js';
 import type { AnyOperation, HttpMethod } from '../catalogue/types.js';
 import type { Config } from '../config.js';
 import type { Credential } from './auth.js';
@@ -20,6 +20,8 @@ export interface PreparedRequest<Op extends AnyOperation = AnyOperation> {
   operation: CompiledOperation<Op>;
   built: BuiltRequest;
   credential: Credential;
+  /** The form the answer was asked in: an answer in another is malformed (a login page is no JSON answer). */
+  asked: AnswerForm;
 }
 
 const PLACEHOLDER = /\{(\w+)\}/g;
@@ -31,7 +33,7 @@ export function prepareRequest<Op extends AnyOperation>(
   config: Pick<Config, 'serviceUrls' | 'credentials'>,
 ): PreparedRequest<Op> {
   const { baseUrl, credential } = resolveTarget(config, operation.service, operation.auth);
-  return { operation, built: buildRequest(operation, args, baseUrl), credential };
+  return { operation, built: buildRequest(operation, args, baseUrl), credential, asked: operation.askedForm(args) };
 }
 
 /**

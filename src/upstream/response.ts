@@ -1,5 +1,5 @@
 import { OFF_SPEC_KEY } from '../catalogue/answers.js';
-import type { CompiledOperation } from '../catalogue/compile.js';
+import type { AnswerForm, CompiledOperation } from '../catalogue/compile.js';
 import { HTTP_STATUS_LEADS } from '../catalogue/gateway-errors.js';
 import type { Answer, AnyOperation } from '../catalogue/types.js';
 import { GATEWAY_ERROR_CODES, RETRYABLE_GATEWAY_CODES, RETRYABLE_HTTP_STATUSES, CallFailure } from './failure.js';
@@ -16,7 +16,7 @@ const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null 
 type Body =
   | { kind: 'json'; value: unknown; jsonp: boolean }
   | { kind: 'text'; status?: XmlStatus }
-  | { kind: 'malformed'; reason: string };
+  | { kind: 'malformed'; reason: string; expected: string };
 
 /**
  * Turns an upstream answer into the operation's typed answer, or throws the CallFailure that explains it. Pure.
@@ -27,15 +27,16 @@ type Body =
 export function interpretResponse<Op extends AnyOperation>(
   operation: CompiledOperation<Op>,
   res: RawResponse,
+  asked: AnswerForm = 'json',
 ): Answer<Op> {
-  const body = readBody(operation, res);
+  const body = readBody(operation, res, asked);
   if (res.status < 200 || res.status >= 300) throw withStatusLead(res.status, httpFailure(res, body));
   if (res.text.trim() === '') throw lacking(operation, res, 'an empty body');
 
   if (body.kind === 'malformed') {
     throw new CallFailure(
       'malformed_response',
-      `upstream answered HTTP ${res.status} with a body that is not valid JSON (${body.reason}): ${snippet(res.text)}`,
+      `upstream answered HTTP ${res.status} with a body that is not ${body.expected} (${body.reason}): ${snippet(res.text)}`,
       {
         httpStatus: res.status,
       },
@@ -64,7 +65,12 @@ export function interpretResponse<Op extends AnyOperation>(
   return (body.jsonp ? { kind: 'text', value: res.text } : { kind: 'json', value }) as Answer<Op>;
 }
 
-function readBody(operation: CompiledOperation, res: RawResponse): Body {
+/**
+ * The body as the form it was asked in: JSON (also read when XML or JSONP was asked and JSON came), JSONP
+ * (`callback(JSON)` and nothing else), or XML as text. A body of another form than the one asked for is malformed:
+ * an HTML login page, `OK` as text/plain or a truncated JSON body is no answer, whatever its status.
+ */
+function readBody(operation: CompiledOperation, res: RawResponse, asked: AnswerForm): Body {
   const looksJson = /\bjson\b/i.test(res.contentType) || /^\s*[[{]/.test(res.text);
   let reason = `content type "${res.contentType || 'none'}"`;
   if (looksJson) {
@@ -74,13 +80,14 @@ function readBody(operation: CompiledOperation, res: RawResponse): Body {
       reason = (error as Error).message;
     }
   }
-  if (!operation.answersText) return { kind: 'malformed', reason };
-  const inner = jsonpContent(res.text);
-  if (inner !== undefined) {
+  if (!operation.answersText || asked === 'json') return { kind: 'malformed', reason, expected: 'valid JSON' };
+  if (asked === 'jsonp') {
+    const inner = jsonpContent(res.text);
+    if (inner === undefined) return { kind: 'malformed', reason: 'not callback(...)', expected: 'JSONP' };
     try {
       return { kind: 'json', value: parseJsonExact(inner), jsonp: true };
-    } catch {
-      // Not JSONP after all: text.
+    } catch (error) {
+      return { kind: 'malformed', reason: (error as Error).message, expected: 'JSONP of valid JSON' };
     }
   }
   return { kind: 'text', status: xmlStatus(res.text) };

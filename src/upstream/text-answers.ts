@@ -6,7 +6,7 @@
 
 /** The JSON inside a JSONP answer (`cb({...})`, `/**\/ cb({...});`), or undefined when the text is not one. */
 export function jsonpContent(text: string): string | undefined {
-  const head = /^\s*(?:\/\*\*\/\s*)?[A-Za-z_$][\w$.]*\s*\(/.exec(text.slice(0, 200));
+  const head = /^\s*(?:\/\*\*\/\s*)?[^\s()]{1,100}\s*\(/.exec(text.slice(0, 200));
   if (!head) return undefined;
   let end = text.trimEnd();
   if (end.endsWith(';')) end = end.slice(0, -1).trimEnd();

@@ -14,6 +14,7 @@ import { translateText } from '../../src/catalogue/translation.js';
 import type { AnyOperation } from '../../src/catalogue/types.js';
 import { CallFailure } from '../../src/upstream/failure.js';
 import { interpretResponse } from '../../src/upstream/response.js';
+import type { AnswerForm } from '../../src/catalogue/compile.js';
 import { compiled } from '../helpers/attempts.js';
 import { toolDefinition } from '../../src/mcp/catalogue-tools.js';
 import { toJsonSchema } from '../../src/mcp/json-schema.js';
@@ -33,9 +34,17 @@ function answered(op: AnyOperation, res: { status: number; contentType: string; 
   return answer.value;
 }
 
-function failure(op: AnyOperation, res: { status: number; contentType: string; text: string }): CallFailure {
+/** The form E5's arguments would have asked for, read off the answer the test gives (XML, JSONP or JSON). */
+const askedFor = (res: { text: string }): AnswerForm =>
+  res.text.trimStart().startsWith('<') ? 'xml' : /^\s*[\w$.-]+\s*\(/.test(res.text) ? 'jsonp' : 'json';
+
+function failure(
+  op: AnyOperation,
+  res: { status: number; contentType: string; text: string },
+  asked: AnswerForm = askedFor(res),
+): CallFailure {
   try {
-    interpretResponse(compiled(op), res);
+    interpretResponse(compiled(op), res, asked);
   } catch (error) {
     expect(error).toBeInstanceOf(CallFailure);
     return error as CallFailure;
@@ -307,25 +316,58 @@ describe('E5 answers in JSONP and XML: their maps status decides', () => {
   it('XML with status 900 at HTTP 200 is an error; status 0 and 3 are answers, passed on as text', () => {
     expect(failure(reverseGeocode, xml(900)).upstreamCode).toBe('900');
     for (const code of [0, 3])
-      expect(interpretResponse(compiled(reverseGeocode), xml(code))).toEqual({ kind: 'text', value: xml(code).text });
+      expect(interpretResponse(compiled(reverseGeocode), xml(code), askedFor(xml(code)))).toEqual({
+        kind: 'text',
+        value: xml(code).text,
+      });
     const ok = jsonp({ status: { code: 0, name: 'ok' }, results: [] });
-    expect(interpretResponse(compiled(reverseGeocode), ok)).toEqual({ kind: 'text', value: ok.text });
+    expect(interpretResponse(compiled(reverseGeocode), ok, askedFor(ok))).toEqual({ kind: 'text', value: ok.text });
   });
 
   it('passes a JSONP answer through as text even when labelled application/json', () => {
     const text = 'cb({"status":{"code":0}})';
-    expect(interpretResponse(compiled(reverseGeocode), { status: 200, contentType: 'application/json', text })).toEqual(
-      {
-        kind: 'text',
-        value: text,
-      },
-    );
+    expect(
+      interpretResponse(compiled(reverseGeocode), { status: 200, contentType: 'application/json', text }, 'jsonp'),
+    ).toEqual({
+      kind: 'text',
+      value: text,
+    });
   });
 
   it('JSONP without its status lacks what a success carries', () => {
     expect(failure(reverseGeocode, jsonp({ results: [] })).message).toMatch(
       /with no status; a success of E5 carries status\.code 0 or 3/,
     );
+  });
+});
+
+describe('E5 answers in another form than the one asked for', () => {
+  const text = (body: string, contentType = 'text/plain') => ({ status: 200, contentType, text: body });
+  it.each([
+    ['a truncated JSON body', text('{"status":{"code":0},"results":[', 'application/json')],
+    ['OK as text/plain', text('OK')],
+    ['an HTML login page', text('<html><body><form action="/login">Sign in</form></body></html>', 'text/html')],
+  ])('JSON asked: %s is malformed, not a success', (_, res) => {
+    expect(failure(reverseGeocode, res, 'json').code).toBe('malformed_response');
+  });
+
+  it.each([
+    ['a truncated JSONP body', text('cb({"status":{"code":0},"results":[')],
+    ['JSONP with trailing code', text('cb({"status":{"code":0},"results":[]}); alert(1)')],
+    ['JSONP with JavaScript-style keys', text('cb({status:{code:0},results:[]})')],
+    ['XML where JSONP was asked', text('<response><status><code>0</code></status></response>')],
+  ])('JSONP asked: %s is malformed', (_, res) => {
+    expect(failure(reverseGeocode, res, 'jsonp').message).toMatch(/is not JSONP/);
+  });
+
+  it('takes JSONP under any callback name it was asked with, and JSON where XML was asked', () => {
+    const jsonpAnswer = text('my-cb.v2({"status":{"code":0,"name":"ok"},"results":[]});');
+    expect(interpretResponse(compiled(reverseGeocode), jsonpAnswer, 'jsonp')).toEqual({
+      kind: 'text',
+      value: jsonpAnswer.text,
+    });
+    const jsonAnswer = json({ status: { code: 0, name: 'ok' }, results: [] });
+    expect(interpretResponse(compiled(reverseGeocode), jsonAnswer, 'xml').kind).toBe('json');
   });
 });
 
