@@ -6,6 +6,7 @@ import { refusal } from '../call/validation.js';
 import type { CompiledOperation } from '../catalogue/compile.js';
 import type { createCompletion } from '../catalogue/textgen.js';
 import type { AnyOperation, OperationOutput } from '../catalogue/types.js';
+import { SERVER_LIMITS } from '../catalogue/fields.js';
 import { LANGUAGE_NAMES } from '../catalogue/translation-rules.js';
 
 import { CallFailure, abortedFailure } from '../upstream/failure.js';
@@ -34,7 +35,13 @@ export function runWorkflow(
 ): Promise<ToolOutcome> {
   const { deps } = frame;
   let step = 'check arguments';
-  const failedAt = (f: CallFailure) => `${WORKFLOW_TOOL_NAME} failed at step "${step}" [${f.code}]: ${f.message}`;
+  let sent = 0;
+  // A step refused before it sent says so of itself: the words must not hide the requests earlier steps sent.
+  const failedAt = (f: CallFailure) =>
+    `${WORKFLOW_TOOL_NAME} failed at step "${step}" [${f.code}]: ${f.message}` +
+    (sent > 0 && f.code === 'invalid_input'
+      ? ` (${sent} request${sent === 1 ? '' : 's'} of earlier steps had been sent)`
+      : '');
 
   return runCall(
     frame,
@@ -71,6 +78,7 @@ export function runWorkflow(
         step = chunks.length === 1 ? 'translate' : `translate chunk ${i + 1} of ${chunks.length}`;
         stopIfCancelled(signal);
         await progress(i, `translating chunk ${i + 1} of ${chunks.length} (${left()})`);
+        sent = call.record.attempts;
         const text = chunk.trim();
         const trailing = chunk.slice(chunk.trimEnd().length);
         const answer = await run(operations.translate, {
@@ -87,34 +95,61 @@ export function runWorkflow(
       const translated = pieces.join('').trim();
 
       step = 'summarize';
-      stopIfCancelled(signal);
-      // Each step is reported when it starts (progress = steps done so far): a notification sent right before the
-      // result can reach the client in the same read as the result, after which the SDK client has already
-      // dropped the progress handler.
-      await progress(chunks.length, `summarizing (${left()})`);
       const language = LANGUAGE_NAMES[args.target];
-      const prompt = summaryPrompt(translated, language, args.length);
-      const answer = await run(operations.complete, {
-        ...summaryParameters(args.length),
-        text: prompt,
-        includeAiFilters: false,
-      });
-      const completion = answer.result;
-      if (completion.text == null) {
-        throw new CallFailure('unexpected_response', 'the completion answer has no result.text');
+      const cue = summaryCue(language);
+      const used = { input: 0, output: 0, counted: false };
+      let stopReason: string | undefined;
+      /** One completion: the summary of `text`, whose prompt fits the model's limit. */
+      const summarizeOnce = async (text: string, done: number, what: string): Promise<string> => {
+        stopIfCancelled(signal);
+        // Each step is reported when it starts (progress = steps done so far): a notification sent right before the
+        // result can reach the client in the same read as the result, after which the SDK client has already
+        // dropped the progress handler.
+        await progress(done, `${what} (${left()})`);
+        const prompt = summaryPrompt(text, language, args.length);
+        sent = call.record.attempts;
+        const answer = await run(operations.complete, {
+          ...summaryParameters(args.length),
+          text: prompt,
+          includeAiFilters: false,
+        });
+        const completion = answer.result;
+        if (completion.text == null) {
+          throw new CallFailure('unexpected_response', 'the completion answer has no result.text');
+        }
+        const input = count(completion.inputLength, completion.inputTokens);
+        const output = count(completion.outputLength, completion.outputTokens);
+        if (input !== undefined || output !== undefined) used.counted = true;
+        used.input += input ?? 0;
+        used.output += output ?? 0;
+        stopReason = completion.stopReason ?? undefined;
+        return generatedPart(completion.text, prompt, cue);
+      };
+      // A translation longer than one prompt may hold (2-3 times its source, from Korean to English) is summarized in
+      // parts, then the parts' summaries, as often as it takes: every accepted text gets its summary.
+      const room = SERVER_LIMITS.promptChars - summaryPrompt('', language, args.length).length;
+      let texts = groups(pieces, room);
+      let round = 0;
+      while (texts.length > 1) {
+        round += 1;
+        const summaries: string[] = [];
+        for (const [i, text] of texts.entries()) {
+          step = `summarize part ${i + 1} of ${texts.length}${round > 1 ? ` (round ${round})` : ''}`;
+          const done = chunks.length + i / texts.length;
+          summaries.push(`${await summarizeOnce(text, done, `summarizing part ${i + 1} of ${texts.length}`)}\n\n`);
+        }
+        texts = groups(summaries, room);
       }
-      const summary = generatedPart(completion.text, prompt, summaryCue(language));
+      step = round > 0 ? 'summarize the parts' : 'summarize';
+      const summary = await summarizeOnce(texts[0] ?? '', chunks.length + (round > 0 ? 0.99 : 0), 'summarizing');
       const output: WorkflowOutput = {
         translation: translated,
         summary,
         chunks: chunks.length,
         sourceLanguage: detected ?? args.source,
         targetLanguage: args.target,
-        tokens: {
-          input: count(completion.inputLength, completion.inputTokens),
-          output: count(completion.outputLength, completion.outputTokens),
-        },
-        stopReason: completion.stopReason ?? undefined,
+        tokens: used.counted ? { input: used.input, output: used.output } : { input: undefined, output: undefined },
+        stopReason,
       };
       return { reply: fitTranslation(output, pieces, chunks, frame.maxResultBytes) };
     },
@@ -155,6 +190,32 @@ function fitTranslation(
   };
   while (kept > 0 && size(partial(), note()) > maxBytes) kept -= 1;
   return { json: partial(), text: words(partial(), note()) };
+}
+
+/**
+ * Consecutive pieces gathered into texts of at most `room` characters each (a piece longer than that is cut, at the
+ * last whitespace before the limit where there is one).
+ */
+function groups(pieces: readonly string[], room: number): string[] {
+  const texts: string[] = [];
+  let current = '';
+  for (let piece of pieces) {
+    while (piece.length > room) {
+      const space = piece.lastIndexOf(' ', room);
+      const at = space > room / 2 ? space : room;
+      if (current !== '') texts.push(current);
+      texts.push(piece.slice(0, at));
+      current = '';
+      piece = piece.slice(at);
+    }
+    if (current.length + piece.length > room) {
+      texts.push(current);
+      current = '';
+    }
+    current += piece;
+  }
+  if (current.trim() !== '' || texts.length === 0) texts.push(current);
+  return texts;
 }
 
 function stopIfCancelled(signal: AbortSignal): void {
