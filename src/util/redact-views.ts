@@ -54,10 +54,10 @@ export function rootView(text: string): View {
   return { text, start: undefined, end: undefined, wholeLines: false, depth: 0 };
 }
 
-/** Builds a view from one it reads: each unit added carries the span of the parent's units it was made from. */
 /** Units a view is first made with room for. */
 const INITIAL_CAPACITY = 4096;
 
+/** Builds a view from one it reads: each unit added carries the span of the parent's units it was made from. */
 class Builder {
   #units: Uint16Array;
   #start: Int32Array;
@@ -534,12 +534,14 @@ export const decodeBase64: Decoder = (view) => {
       i += 1;
       continue;
     }
-    positions ??= new Int32Array(n);
+    // Room for a run as long as it turns out to be: most runs are words, and a 4 MiB text is no run of 4 MiB.
+    positions ??= new Int32Array(Math.min(n, INITIAL_CAPACITY));
     let count = 0;
     let secondLine = -1;
     let k = i;
     for (;;) {
       if (sextetAt(text, k) !== -1) {
+        if (count === positions.length) positions = grown(positions);
         positions[count++] = k++;
         continue;
       }
@@ -561,6 +563,13 @@ export const decodeBase64: Decoder = (view) => {
   }
   return builder?.view();
 };
+
+/** The same positions in an array of twice the room. */
+function grown(positions: Int32Array): Int32Array {
+  const more = new Int32Array(positions.length * 2);
+  more.set(positions);
+  return more;
+}
 
 /** The bytes of the base64 characters at positions [from, to), each mapped to the characters that hold its bits. */
 function addBytes(builder: Builder, text: string, positions: Int32Array, from: number, to: number): void {

@@ -24,9 +24,11 @@ const MiB = 1024 * 1024;
 /**
  * The bound this test holds the server to. 16 calls run at once (SVC_MAX_CONCURRENT_CALLS), each holding one 3 MiB
  * body and what is parsed from it; before issue 13 the same load grew without limit (2.3 GB for 16 answers of
- * 16 MiB, and out of memory for 64).
+ * 16 MiB, and out of memory for 64). Raised from 400 MiB when the redactor learnt every spelling a secret may be
+ * echoed in (issue 28): it reads each answer through its decoded views, and peaks measured 320-370 MiB here on an
+ * idle machine (Node 20, 24) but 400-460 MiB with the suite's other files beside it.
  */
-const PEAK_RSS_BOUND = 400 * MiB;
+const PEAK_RSS_BOUND = 512 * MiB;
 const GRACE_MS = 4_000;
 /** Calls per kind; with 16 running and 64 waiting at most, some of them are refused as busy. */
 const PER_KIND = 20;
