@@ -8,7 +8,7 @@ import { DEFAULT_STREAMING_REGION, regionDescription, type StreamingRegion } fro
 import type { AnyOperation } from '../catalogue/types.js';
 import { serviceIcons } from './icons.js';
 import { toJsonSchema } from './json-schema.js';
-import type { ToolHandler } from './tool-registry.js';
+import type { ToolHandler } from './tool-handler.js';
 
 /**
  * The MCP definition of an operation. Pure. The spec's arguments, plus `dryRun` and `confirm` where they apply.

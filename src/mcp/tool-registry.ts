@@ -17,19 +17,13 @@ import {
   type SpentStates,
 } from '../call/confirmation.js';
 import { withoutConfirmationWords } from '../catalogue/confirmation-words.js';
-import type { CallContext, ToolOutcome } from '../call/pipeline.js';
+import type { CallContext } from '../call/pipeline.js';
 import { errorResult, type ToolResult } from '../call/tool-result.js';
 import { noteFor } from './logging.js';
 import { callerOf, type Caller } from './caller.js';
 import { scopeNarrowing } from './scopes.js';
-import { narrow, whyDisabled, type ToolFacts, type ToolPolicy } from './tool-policy.js';
-
-/** A tool as the server holds it, built once per process: its definition, what the policy knows of it, its call. */
-export interface ToolHandler {
-  definition: Tool;
-  facts: ToolFacts;
-  call(args: Record<string, unknown> | undefined, ctx: CallContext): Promise<ToolOutcome>;
-}
+import { narrow, whyDisabled, type ToolPolicy } from './tool-policy.js';
+import type { ToolHandler } from './tool-handler.js';
 
 export interface RegistryOptions {
   policy: ToolPolicy;

@@ -3,7 +3,7 @@ import type { CallFrame } from '../call/pipeline.js';
 import { MAX_TEXT_LENGTH } from './chunking.js';
 import { serviceIcons } from './icons.js';
 import { toJsonSchema } from './json-schema.js';
-import type { ToolHandler } from './tool-registry.js';
+import type { ToolHandler } from './tool-handler.js';
 import { runWorkflow, type WorkflowOperations } from './workflow-run.js';
 import { WORKFLOW_TOOL_NAME, workflowSchemas as schemas } from './workflow-schema.js';
 import { TEXT_LIMIT } from '../catalogue/translation-rules.js';
