@@ -84,6 +84,9 @@ async function main(): Promise<void> {
       calls: createServer.calls,
     });
   }
+  // A call still running now is told the server stops before its connection is cut, so that it answers
+  // [shutting_down] (the request may have gone out), not a broken connection.
+  createServer.calls?.stop();
   for (const cleanup of cleanups) await cleanup();
   // destroy, not close: a call still waiting upstream after the grace period must not hold the exit.
   await upstream.destroy();
