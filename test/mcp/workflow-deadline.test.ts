@@ -4,17 +4,7 @@
  */
 import { MockAgent } from 'undici';
 import { afterEach, beforeEach, expect, it, vi } from 'vitest';
-import { SERVICES } from '../../src/catalogue/types.js';
-import { parseCommand } from '../../src/config.js';
-import { upstreamOf } from '../../src/upstream/http.js';
-import { Calls } from '../../src/call/admission.js';
-import type { CallFrame } from '../../src/call/pipeline.js';
-import { TOOL_DEFINITIONS } from '../../src/mcp/tool-definitions.js';
-import { translateAndSummarizeTool } from '../../src/mcp/workflow-tool.js';
-import { Redactor } from '../../src/util/redact.js';
-import { createCompletion } from '../../src/catalogue/textgen.js';
-import { translateText } from '../../src/catalogue/translation.js';
-import { compiled } from '../helpers/attempts.js';
+import { workflowTool } from '../helpers/workflow.js';
 
 const ORIGIN = 'http://upstream.test';
 let agent: MockAgent;
@@ -30,25 +20,10 @@ afterEach(async () => {
 });
 
 it('ends every call at the flow deadline, named in the error, with the time left in each progress message', async () => {
-  const command = parseCommand([], {
-    SVC_WORKFLOW_TIMEOUT_MS: '1500',
-    SVC_CLIENT_ID: 'client-id-1',
-    SVC_CLIENT_SECRET: 'client-secret-Zq81',
-  });
-  if (command.kind !== 'serve') throw new Error('expected serve');
-  const config = { ...command.config, serviceUrls: Object.fromEntries(SERVICES.map((s) => [s, ORIGIN])) };
-  const deps = { config, upstream: upstreamOf(agent), now: () => Date.now(), requestId: () => 'r', random: () => 0.5 };
-  const frame: CallFrame = {
-    deps,
-    calls: new Calls({ maxConcurrent: 4, maxQueued: 4 }),
-    redactor: new Redactor([]),
-    maxResultBytes: 100_000,
-    log() {},
-    confirmDestructive: true,
-  };
-  const tool = translateAndSummarizeTool(TOOL_DEFINITIONS.translate_and_summarize!, frame, {
-    translate: compiled(translateText),
-    complete: compiled(createCompletion),
+  const tool = workflowTool({
+    origin: ORIGIN,
+    dispatcher: agent,
+    env: { SVC_WORKFLOW_TIMEOUT_MS: '1500', SVC_CLIENT_ID: 'client-id-1', SVC_CLIENT_SECRET: 'client-secret-Zq81' },
   });
 
   // Every translation takes 600 ms: two fit in the 1500 ms, the third is cut at 1500 ms (SVC_TIMEOUT_MS is 30 s).

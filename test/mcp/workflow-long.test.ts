@@ -5,18 +5,8 @@
  */
 import { MockAgent } from 'undici';
 import { afterEach, beforeEach, expect, it } from 'vitest';
-import { Calls } from '../../src/call/admission.js';
-import type { CallFrame } from '../../src/call/pipeline.js';
 import { SERVER_LIMITS } from '../../src/catalogue/fields.js';
-import { createCompletion } from '../../src/catalogue/textgen.js';
-import { translateText } from '../../src/catalogue/translation.js';
-import { SERVICES } from '../../src/catalogue/types.js';
-import { parseCommand } from '../../src/config.js';
-import { TOOL_DEFINITIONS } from '../../src/mcp/tool-definitions.js';
-import { translateAndSummarizeTool } from '../../src/mcp/workflow-tool.js';
-import { upstreamOf } from '../../src/upstream/http.js';
-import { Redactor } from '../../src/util/redact.js';
-import { compiled } from '../helpers/attempts.js';
+import { workflowTool } from '../helpers/workflow.js';
 
 const ORIGIN = 'http://upstream.test';
 let agent: MockAgent;
@@ -27,26 +17,16 @@ beforeEach(() => {
 afterEach(() => agent.close());
 
 it('summarizes in parts, then the parts, when the translation outgrows one prompt', async () => {
-  const command = parseCommand([], {
-    SVC_CLIENT_ID: 'client-id-1',
-    SVC_CLIENT_SECRET: 'client-secret-Zq81',
-    SVC_STUDIO_API_KEY: 'studio-key-0123',
-    SVC_STUDIO_GATEWAY_KEY: 'studio-gw-0123',
-  });
-  if (command.kind !== 'serve') throw new Error('expected serve');
-  const config = { ...command.config, serviceUrls: Object.fromEntries(SERVICES.map((s) => [s, ORIGIN])) };
-  const deps = { config, upstream: upstreamOf(agent), now: () => Date.now(), requestId: () => 'r', random: () => 0.5 };
-  const frame: CallFrame = {
-    deps,
-    calls: new Calls({ maxConcurrent: 4, maxQueued: 4 }),
-    redactor: new Redactor([]),
+  const tool = workflowTool({
+    origin: ORIGIN,
+    dispatcher: agent,
+    env: {
+      SVC_CLIENT_ID: 'client-id-1',
+      SVC_CLIENT_SECRET: 'client-secret-Zq81',
+      SVC_STUDIO_API_KEY: 'studio-key-0123',
+      SVC_STUDIO_GATEWAY_KEY: 'studio-gw-0123',
+    },
     maxResultBytes: 1_000_000,
-    log() {},
-    confirmDestructive: true,
-  };
-  const tool = translateAndSummarizeTool(TOOL_DEFINITIONS.translate_and_summarize!, frame, {
-    translate: compiled(translateText),
-    complete: compiled(createCompletion),
   });
 
   // Each of the three translated pieces is 40% of what one prompt may hold: 120% together.
