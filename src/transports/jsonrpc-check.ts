@@ -23,7 +23,9 @@ export function errorAnswer(error: RpcError): string {
 export function invalidMessage(message: unknown): RpcError | undefined {
   const invalid = (why: string): RpcError => ({ code: RPC_ERROR.InvalidRequest, message: `Invalid Request: ${why}` });
   if (Array.isArray(message))
-    return invalid('batches are not supported (MCP 2025-06-18 removed them): send one message per line or request');
+    return invalid(
+      'batches are not supported on this connection (MCP 2025-06-18 removed them): send one message per line or request',
+    );
   if (typeof message !== 'object' || message === null) return invalid('a message must be a JSON object');
   const m = message as Record<string, unknown>;
   if (m.jsonrpc !== '2.0') return invalid('"jsonrpc" must be "2.0"');
@@ -86,6 +88,34 @@ function findPrototypeKey(value: unknown, path: string): string | undefined {
       if (PROTOTYPE_KEYS.has(key)) return `${at}.${key}`;
       stack.push([(node as Record<string, unknown>)[key], `${at}.${key}`]);
     }
+  }
+  return undefined;
+}
+
+/** The first protocol version without JSON-RPC batches; an HTTP client that sends no Mcp-Protocol-Version is older. */
+const NO_BATCHES_FROM = '2025-06-18';
+const VERSION_WITHOUT_HEADER = '2025-03-26';
+
+/** Whether a connection of this protocol version may send JSON-RPC batches (2025-03-26 and earlier had them). */
+export const batchesAllowed = (protocolVersion: string | undefined) =>
+  (protocolVersion ?? VERSION_WITHOUT_HEADER) < NO_BATCHES_FROM;
+
+/**
+ * The check of a message or batch before the SDK sees it (which would answer a valid JSON body it cannot read with a
+ * parse error, and an empty batch with nothing): every message must pass `invalidMessage` and be readable. A batch is
+ * refused under 2025-06-18 and later, which removed batches; under earlier versions, which had them, each of its
+ * messages is checked and one invalid message refuses the whole batch (nothing of it is handled). Over HTTP the
+ * version is the request's Mcp-Protocol-Version header; over stdio, the one the connection negotiated.
+ */
+export function invalidBody(body: unknown, protocolVersion: string | undefined): RpcError | undefined {
+  const check = (message: unknown) => invalidMessage(message) ?? unreadableMessage(message) ?? prototypeKeyIn(message);
+  const deep = tooDeep(body);
+  if (deep) return deep;
+  if (!Array.isArray(body) || !batchesAllowed(protocolVersion)) return check(body);
+  if (body.length === 0) return { code: RPC_ERROR.InvalidRequest, message: 'Invalid Request: an empty batch' };
+  for (const [index, message] of body.entries()) {
+    const error = check(message);
+    if (error) return { ...error, message: `${error.message} (message ${index + 1} of the batch)` };
   }
   return undefined;
 }

@@ -1,7 +1,9 @@
 import { Transform, type TransformCallback, type Writable } from 'node:stream';
 import type { JSONRPCMessage } from '@modelcontextprotocol/server';
 import {
+  batchesAllowed,
   errorAnswer,
+  invalidBody,
   invalidMessage,
   prototypeKeyIn,
   tooDeep,
@@ -92,18 +94,23 @@ export class LineSplitter {
   }
 }
 
-/** What to do with one line: nothing (blank), pass it on (with its id when it is a request), or answer it. */
+/**
+ * What to do with one line: nothing (blank), pass it on (with its id when it is a request), pass a batch on (on a
+ * connection whose protocol version has batches), or answer it.
+ */
 export type LineVerdict =
   | { kind: 'blank' }
   | { kind: 'pass'; message: JSONRPCMessage; requestId?: RequestId }
+  | { kind: 'batch'; messages: JSONRPCMessage[]; requestIds: RequestId[] }
   | { kind: 'answer'; reason: 'parse_error' | 'invalid_request'; answer: string };
 
 /**
  * Checks one line as the SDK would read it, so that nothing it would drop without a word goes on: not JSON (parse
  * error), not a message MCP accepts (invalid request: batches, bad ids, no method...), or not of the shape the SDK
- * parses (e.g. `params` not an object). Answers carry id null unless the request's own id could be read.
+ * parses (e.g. `params` not an object). Answers carry id null unless the request's own id could be read. A batch is
+ * read only when the connection's protocol version (`protocolVersion`, negotiated at initialize) still had batches.
  */
-export function checkLine(line: Buffer): LineVerdict {
+export function checkLine(line: Buffer, protocolVersion?: string): LineVerdict {
   const text = line.toString('utf8');
   if (text.trim() === '') return { kind: 'blank' };
   let message: unknown;
@@ -117,6 +124,9 @@ export function checkLine(line: Buffer): LineVerdict {
       answer: errorAnswer({ code: RPC_ERROR.ParseError, message: `Parse error: ${why}` }),
     };
   }
+  // Before a version is negotiated there are no batches (HTTP's default of 2025-03-26 is for a missing header).
+  if (Array.isArray(message) && protocolVersion !== undefined && batchesAllowed(protocolVersion))
+    return checkBatch(message, protocolVersion);
   const invalid = invalidMessage(message);
   if (invalid) return { kind: 'answer', reason: 'invalid_request', answer: errorAnswer(invalid) };
   const m = message as { id?: RequestId; method?: string };
@@ -131,6 +141,18 @@ export function checkLine(line: Buffer): LineVerdict {
   }
   const pass = { kind: 'pass', message: message as JSONRPCMessage } as const;
   return requestId === undefined ? pass : { ...pass, requestId };
+}
+
+/** A batch, whole or not at all: one invalid message refuses it (id null), as over HTTP. */
+function checkBatch(batch: unknown[], protocolVersion: string | undefined): LineVerdict {
+  const invalid = invalidBody(batch, protocolVersion);
+  if (invalid) return { kind: 'answer', reason: 'invalid_request', answer: errorAnswer(invalid) };
+  const messages = batch as JSONRPCMessage[];
+  const requestIds = messages.flatMap((m) => {
+    const r = m as { id?: RequestId; method?: string };
+    return r.method !== undefined && r.id !== undefined ? [r.id] : [];
+  });
+  return { kind: 'batch', messages, requestIds };
 }
 
 /** The answer to a line over the limit, which is not read and so has no id (null). */
@@ -158,6 +180,8 @@ export interface LineFilterOptions {
   maxLineBytes?: number;
   /** One log entry per line answered here (never its content). */
   log?(entry: { event: 'stdio_refused'; reason: string; bytes: number }): void;
+  /** The protocol version the connection negotiated, once it has: batches are read under the versions that had them. */
+  protocolVersion?(): string | undefined;
 }
 
 /**
@@ -171,6 +195,7 @@ export class LineFilter extends Transform {
   readonly #max: number;
   readonly #splitter: LineSplitter;
   readonly #log: LineFilterOptions['log'];
+  readonly #protocolVersion: () => string | undefined;
   #refusing = false;
   /** A chunk is being split and handled (perhaps waiting for stdout to drain). */
   #busy = false;
@@ -182,6 +207,7 @@ export class LineFilter extends Transform {
     this.#max = options.maxLineBytes ?? STDIO_MAX_LINE_BYTES;
     this.#splitter = new LineSplitter(this.#max);
     this.#log = options.log;
+    this.#protocolVersion = options.protocolVersion ?? (() => undefined);
   }
 
   /** From now on requests are answered with SHUTTING_DOWN; notifications and responses (to forms) still pass. */
@@ -221,9 +247,18 @@ export class LineFilter extends Transform {
   #handle(event: LineEvent): void {
     if (event.kind === 'too_large')
       return this.#answer(tooLargeAnswer(event.bytes, this.#max), 'too_large', event.bytes);
-    const verdict = checkLine(event.line);
+    const verdict = checkLine(event.line, this.#protocolVersion());
     if (verdict.kind === 'blank') return;
     if (verdict.kind === 'answer') return this.#answer(verdict.answer, verdict.reason, event.line.length);
+    if (verdict.kind === 'batch') {
+      if (this.#refusing && verdict.requestIds.length > 0) {
+        const answers = verdict.requestIds.map((id) => ({ jsonrpc: '2.0', id, error: SHUTTING_DOWN }));
+        return this.#answer(JSON.stringify(answers), 'shutting_down', event.line.length);
+      }
+      // One object for the whole batch: the transport answers its requests together, in one line.
+      this.push(verdict.messages);
+      return;
+    }
     if (this.#refusing && verdict.requestId !== undefined) {
       return this.#answer(answerTo(verdict.requestId, SHUTTING_DOWN), 'shutting_down', event.line.length);
     }

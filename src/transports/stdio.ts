@@ -5,6 +5,8 @@ import type { Calls } from '../call/admission.js';
 import type { ServerFactory } from '../server.js';
 import { toLegacyWire } from '../outgoing-wire.js';
 import { finishInFlight, until } from './shutdown.js';
+import { BatchAnswers } from './stdio-batches.js';
+import { StdioEra } from './stdio-era.js';
 import { LineFilter, STDIO_MAX_LINE_BYTES, afterDrain, type RequestId } from './stdio-lines.js';
 
 export interface StdioRuntime {
@@ -39,8 +41,9 @@ export async function serveStdio(
 ): Promise<void> {
   const log = (entry: object) => runtime.log(JSON.stringify(entry));
   const maxLineBytes = runtime.maxLineBytes ?? STDIO_MAX_LINE_BYTES;
-  const filter = new LineFilter({ output, maxLineBytes, log });
-  const transport = new StdioTransport(filter, output);
+  const era = new StdioEra();
+  const filter = new LineFilter({ output, maxLineBytes, log, protocolVersion: () => era.negotiated });
+  const transport = new StdioTransport(filter, output, era, log);
 
   // A client that closed its end of stdout (EPIPE): no one is left to answer; the failed write must not crash.
   const outputGone = new AbortController();
@@ -109,9 +112,10 @@ export async function serveStdio(
 }
 
 /**
- * The one stdio transport: messages come from the line filter already parsed, answers go to stdout a line each. It
- * counts the requests received and not yet answered (a request the client cancels is answered by no one): shutdown
- * waits for that count, which covers every request, not only tool calls.
+ * The one stdio transport: messages come from the line filter already parsed, answers go to stdout a line each (the
+ * answers to a batch together). It keeps the connection in the era it opened with (StdioEra), and counts the requests
+ * received and not yet answered (a request the client cancels is answered by no one): shutdown waits for that count,
+ * which covers every request, not only tool calls.
  */
 class StdioTransport implements Transport {
   onclose?: () => void;
@@ -120,14 +124,17 @@ class StdioTransport implements Transport {
   readonly #input: LineFilter;
   readonly #output: Writable;
   readonly #open = new Map<RequestId, number>();
+  readonly #era: StdioEra;
+  readonly #batches = new BatchAnswers();
+  readonly #log: (entry: object) => void;
   #count = 0;
   #ended = false;
-  /** The client opened with initialize: a 2025 connection, whose answers use the 2025 spelling. */
-  #legacy = false;
 
-  constructor(input: LineFilter, output: Writable) {
+  constructor(input: LineFilter, output: Writable, era: StdioEra, log: (entry: object) => void) {
     this.#input = input;
     this.#output = output;
+    this.#era = era;
+    this.#log = log;
   }
 
   /** Requests received and neither answered nor cancelled. */
@@ -136,14 +143,27 @@ class StdioTransport implements Transport {
   }
 
   async start(): Promise<void> {
-    this.#input.on('data', (message: JSONRPCMessage) => {
-      const m = message as { id?: RequestId; method?: string; params?: { requestId?: RequestId } };
-      if (m.method === 'initialize') this.#legacy = true;
-      if (m.method !== undefined && m.id !== undefined) this.#opened(m.id);
-      else if (m.method === 'notifications/cancelled' && m.params?.requestId !== undefined)
-        this.#closed(m.params.requestId);
-      this.onmessage?.(message);
+    this.#input.on('data', (item: JSONRPCMessage | JSONRPCMessage[]) => {
+      if (!Array.isArray(item)) return this.#receive(item);
+      this.#batches.open(item.flatMap((m) => requestIdOf(m) ?? []));
+      for (const message of item) this.#receive(message);
     });
+  }
+
+  #receive(message: JSONRPCMessage): void {
+    const m = message as { id?: RequestId; method?: string; params?: { requestId?: RequestId } };
+    const id = requestIdOf(message);
+    if (id !== undefined) this.#opened(id);
+    const verdict = this.#era.admit(message);
+    if (verdict.kind === 'drop') return this.#log({ event: 'stdio_dropped', method: m.method, why: verdict.why });
+    if (verdict.kind === 'answer') return void this.send({ jsonrpc: '2.0', id: verdict.id, error: verdict.error });
+    if (verdict.kind === 'result') return void this.send({ jsonrpc: '2.0', id: verdict.id, result: {} });
+    if (m.method === 'notifications/cancelled' && m.params?.requestId !== undefined) {
+      this.#closed(m.params.requestId);
+      const answers = this.#batches.cancelled(m.params.requestId);
+      if (answers) this.#write(answers);
+    }
+    this.onmessage?.(message);
   }
 
   async close(): Promise<void> {
@@ -157,11 +177,22 @@ class StdioTransport implements Transport {
     const output = this.#output;
     if (output.destroyed || output.writableEnded) return;
     const m = message as { id?: RequestId; method?: string };
+    this.#era.answered(message);
     if (m.method === undefined && m.id !== undefined) this.#closed(m.id);
-    if (!output.write(`${JSON.stringify(this.#legacy ? toLegacyWire(message) : message)}\n`)) {
+    const batch = this.#batches.answer(message);
+    if (batch.kind === 'held') return;
+    if (!this.#write(batch.kind === 'complete' ? batch.answers : message)) {
       // Back-pressure: the next message waits until stdout drains (or is gone).
       await new Promise<void>((resolve) => afterDrain(output, resolve));
     }
+  }
+
+  /** One line: a message or a batch's answers, in the 2025 spelling on a 2025 connection. False when stdout is full. */
+  #write(value: JSONRPCMessage | JSONRPCMessage[]): boolean {
+    const output = this.#output;
+    if (output.destroyed || output.writableEnded) return true;
+    const spelled = (message: JSONRPCMessage) => (this.#era.era === 'legacy' ? toLegacyWire(message) : message);
+    return output.write(`${JSON.stringify(Array.isArray(value) ? value.map(spelled) : spelled(value))}\n`);
   }
 
   #opened(id: RequestId): void {
@@ -176,4 +207,10 @@ class StdioTransport implements Transport {
     else this.#open.delete(id);
     this.#count -= 1;
   }
+}
+
+/** The id of a request; undefined for notifications and responses. */
+function requestIdOf(message: JSONRPCMessage): RequestId | undefined {
+  const m = message as { id?: RequestId; method?: string };
+  return m.method !== undefined && m.id !== undefined ? m.id : undefined;
 }

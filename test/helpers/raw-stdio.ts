@@ -23,8 +23,8 @@ export interface RawStdioServer {
   request(method: string, params?: Record<string, unknown>, timeoutMs?: number): Promise<RpcLine>;
   /** Resolves with the first message (already received or to come) that matches. */
   next(match: (message: RpcLine) => boolean, timeoutMs?: number, what?: string): Promise<RpcLine>;
-  /** `initialize` and `notifications/initialized`. */
-  initialize(): Promise<RpcLine>;
+  /** `initialize` (protocol 2025-06-18 unless given) and `notifications/initialized`. */
+  initialize(protocolVersion?: string): Promise<RpcLine>;
   /** The exit code and signal, once the process has ended. */
   exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
   /** Ends the process (SIGKILL) if it still runs. */
@@ -106,9 +106,9 @@ export function spawnRawStdio(
     send,
     request,
     next,
-    initialize: async () => {
+    initialize: async (protocolVersion = '2025-06-18') => {
       const answer = await request('initialize', {
-        protocolVersion: '2025-06-18',
+        protocolVersion,
         capabilities: {},
         clientInfo: { name: 'raw-stdio-test', version: '0.0.0' },
       });

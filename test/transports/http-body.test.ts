@@ -1,7 +1,8 @@
 import { PassThrough } from 'node:stream';
 import type { IncomingMessage } from 'node:http';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { invalidBody, readJsonBody, type BodyResult } from '../../src/transports/http-body.js';
+import { readJsonBody, type BodyResult } from '../../src/transports/http-body.js';
+import { invalidBody } from '../../src/transports/jsonrpc-check.js';
 
 /** A request body the test writes by hand. */
 const body = (headers: Record<string, string> = {}) =>

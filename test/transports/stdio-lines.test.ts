@@ -282,3 +282,15 @@ describe('LineFilter', () => {
     expect(output.writes).toEqual([]);
   });
 });
+
+describe('checkLine and batches', () => {
+  const batch = Buffer.from('[{"jsonrpc":"2.0","id":1,"method":"ping"},{"jsonrpc":"2.0","method":"notifications/x"}]');
+
+  it('passes a batch on under a version that had batches, with its requests’ ids', () => {
+    expect(checkLine(batch, '2025-03-26')).toMatchObject({ kind: 'batch', requestIds: [1] });
+  });
+
+  it.each([undefined, '2025-06-18', '2025-11-25'])('refuses a batch under %s', (version) => {
+    expect(checkLine(batch, version)).toMatchObject({ kind: 'answer', reason: 'invalid_request' });
+  });
+});
