@@ -2,7 +2,7 @@ import type { CompiledOperation } from '../catalogue/compile.js';
 import type { Answer, AnyOperation } from '../catalogue/types.js';
 import type { Config } from '../config.js';
 import { CREDENTIAL_HEADERS, secretsOf } from '../upstream/auth.js';
-import { CallFailure, abortedFailure, type Delivery } from '../upstream/failure.js';
+import { CallFailure, abortedFailure, lateFailure, type Delivery } from '../upstream/failure.js';
 import { send, type Upstream } from '../upstream/http.js';
 import type { PreparedRequest } from '../upstream/request.js';
 import { interpretResponse } from '../upstream/response.js';
@@ -72,7 +72,11 @@ export async function attempt<Op extends AnyOperation>(
   try {
     for (;;) {
       if (signal.aborted) throw abortedFailure(signal, 'no');
-      if (deps.now() >= deadline) throw lateFailure(timeoutLabel, wire.attempts);
+      if (deps.now() >= deadline)
+        throw lateFailure(
+          timeoutLabel,
+          wire.attempts === 0 ? 'the request could be sent' : 'the next attempt could be sent',
+        );
       wire.attempts += 1;
       record.attempts += 1;
       try {
@@ -122,12 +126,6 @@ export async function attempt<Op extends AnyOperation>(
   } catch (error) {
     throw withOutcome(operation, CallFailure.from(error), wire);
   }
-}
-
-/** The deadline passed before this attempt could leave (waiting for a place, or between attempts). */
-function lateFailure(timeoutLabel: string, attempts: number): CallFailure {
-  const before = attempts === 0 ? 'before the request could be sent' : 'before the next attempt could be sent';
-  return new CallFailure('timeout', `the call's time ran out (${timeoutLabel}) ${before}`, { delivery: 'no' });
 }
 
 const DELIVERY_ORDER: readonly Delivery[] = ['no', 'maybe', 'yes'];

@@ -82,6 +82,14 @@ export class ServerStopping extends Error {
 }
 
 /** The failure of a call whose signal was aborted: by the client, or by the server shutting down. */
+/**
+ * The deadline passed before a request could leave (waiting for a place, between attempts, or while the connection
+ * pool was made): nothing was sent. `before` says before what ("the request could be sent").
+ */
+export function lateFailure(timeoutLabel: string, before: string): CallFailure {
+  return new CallFailure('timeout', `the call's time ran out (${timeoutLabel}) before ${before}`, { delivery: 'no' });
+}
+
 export function abortedFailure(signal: AbortSignal, delivery: Delivery): CallFailure {
   return signal.reason instanceof ServerStopping
     ? new CallFailure('shutting_down', 'the server shut down before the call ended', { delivery })

@@ -2,7 +2,7 @@ import type { Dispatcher } from 'undici';
 import type { Config } from '../config.js';
 import { LOOPBACK_HOSTS } from '../util/loopback.js';
 import { readLimited } from '../util/read-body.js';
-import { CallFailure, abortedFailure } from './failure.js';
+import { CallFailure, abortedFailure, lateFailure } from './failure.js';
 import { retryAfterMs } from './retry-after.js';
 
 /**
@@ -111,7 +111,9 @@ export interface SendOptions {
 export async function send(upstream: Upstream, req: OutgoingRequest, options: SendOptions): Promise<RawResponse> {
   const { request } = await loadUndici();
   const dispatcher = await upstream.dispatcher();
-  const remaining = Math.max(1, options.deadline - options.now());
+  // The deadline may have passed while the pool was made (the first call loads undici): then nothing is sent.
+  const remaining = options.deadline - options.now();
+  if (remaining <= 0) throw lateFailure(options.timeoutLabel, 'the request could be sent');
   // One signal for the deadline and the caller's own (a listener, not AbortSignal.any: that costs tens of
   // microseconds a call on Node 20); which of them fired is read from the caller's signal.
   const stop = new AbortController();

@@ -311,6 +311,23 @@ describe('the deadline', () => {
   });
 });
 
+describe('a deadline that passes while the connection pool is made', () => {
+  it('sends nothing and says the time ran out before the request could be sent', async () => {
+    const stamps = recordTimestamps(TOKENIZER, [{ status: 200, body: LANGUAGES }]);
+    // The first call of a process loads undici and makes the pool: here that takes longer than the whole deadline.
+    const late = (d: AttemptDeps): AttemptDeps => ({
+      ...d,
+      upstream: { ...d.upstream, dispatcher: () => new Promise((resolve) => setTimeout(() => resolve(agent), 1500)) },
+    });
+    const { failure, elapsed } = await run(listTokenizerLanguages, {}, late(deps(1000)));
+    expect(failure?.code).toBe('timeout');
+    expect(failure?.message).toMatch(/time ran out \(.*SVC_TIMEOUT_MS.*\) before the request could be sent/);
+    expect(failure?.message).toMatch(/The request was not sent/);
+    expect(stamps).toEqual([]);
+    expect(elapsed).toBe(1500);
+  });
+});
+
 describe('cancellation', () => {
   it('stops waiting between attempts and sends nothing further', async () => {
     random = 1; // 300 ms of backoff
