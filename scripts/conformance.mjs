@@ -49,7 +49,9 @@ function listScenarios() {
 
 function startServer() {
   const child = spawn(process.execPath, [CLI, '--http', '--port', '0', '--sandbox'], {
-    env: { PATH: process.env.PATH ?? '' },
+    // The suite is one client on one address that opens a session per scenario and leaves most of them open: more
+    // than one address may hold by default (SVC_MCP_MAX_SESSIONS_PER_CLIENT, 10).
+    env: { PATH: process.env.PATH ?? '', SVC_MCP_MAX_SESSIONS_PER_CLIENT: '100' },
     stdio: ['ignore', 'ignore', 'pipe'],
   });
   let stderr = '';

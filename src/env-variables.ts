@@ -351,9 +351,9 @@ export const ENV_VARIABLES = [
     meaning: 'most concurrent sessions of one client address, in session mode',
     details:
       "Beyond it, that client's `initialize` gets `429` with `Retry-After` (when its first idle session can " +
-      'expire). An IPv6 client counts by its /64. Loopback addresses are not counted: a local reverse proxy ' +
-      'brings every client from there; list it in `SVC_MCP_TRUSTED_PROXIES` to count its clients one by one ' +
-      '(see [Limits](#limits)).',
+      'expire). An IPv6 client counts by its /64; each loopback address counts as one client. A reverse proxy ' +
+      'not listed in `SVC_MCP_TRUSTED_PROXIES` brings every client as one (its own address): list it to count ' +
+      'its clients one by one (see [Limits](#limits)).',
     default: '10',
     range: [1, 100_000],
   },

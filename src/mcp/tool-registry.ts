@@ -84,7 +84,7 @@ export function registerTools(server: Server, handlers: readonly ToolHandler[], 
       );
     const outcome = await handler.call(request.params.arguments, {
       // Who takes turns for places: in OAuth mode the user, else the address the transport tells (the sessions of one
-      // address share its places; every local client shares one line), never the session.
+      // address share its places; stdio is one client), never the session.
       client: caller?.key ?? options.client,
       ...(caller ? { who: { sub: caller.subject, ...(caller.client ? { client_id: caller.client } : {}) } } : {}),
       signal: ctx.mcpReq.signal,

@@ -9,9 +9,11 @@ import { isLoopback } from '../util/loopback.js';
  * peer, or, when the peer is a reverse proxy listed in SVC_MCP_TRUSTED_PROXIES, the address that proxy reports
  * in X-Forwarded-For. An IPv6 client is its /64 (one host usually owns a whole /64).
  *
- * A loopback address names no client: it is a local reverse proxy relaying everyone (nginx in
- * docs/deploying.md) or a process on this host, which a per-address limit cannot tell apart. Such requests have no
- * key and only the server-wide limits apply to them.
+ * A loopback address is a client like any other (127.0.0.1, 127.0.0.2 and ::1 are three): a process on this host, or
+ * a local reverse proxy (nginx in docs/deploying.md). A proxy that is not listed in SVC_MCP_TRUSTED_PROXIES brings
+ * every client behind it as that one client, which then share one client's sessions and places: the server says so
+ * once when it sees X-Forwarded-For from such a peer (see forwardedByUnlisted). Wrong tokens do not slow a loopback
+ * address down (http.ts): that would lock every client of such a proxy out.
  */
 
 /** The reverse proxies whose X-Forwarded-For is believed: addresses and CIDR blocks, already validated. */
@@ -66,9 +68,11 @@ export function clientAddress(
   return client;
 }
 
-/** The key of the per-client limits; undefined for loopback, which names no client (see above). */
+/** The key of the per-client limits; undefined only when the peer's address is unknown (a socket already gone). */
 export function clientKey(address: string): string | undefined {
-  if (!address || isLoopback(address)) return undefined;
+  if (!address) return undefined;
+  // Each loopback address is its own client (::1 too, not the /64 of which it is the only host).
+  if (isLoopback(address)) return address;
   if (isIP(address) === 6) {
     const groups = ipv6Groups(address);
     if (groups)
@@ -88,6 +92,20 @@ export function clientKey(address: string): string | undefined {
  */
 export function subjectKey(subject: string): string {
   return `sub:${subject}`;
+}
+
+/**
+ * Whether the request came from a peer not listed in SVC_MCP_TRUSTED_PROXIES that carries X-Forwarded-For: most likely
+ * a reverse proxy whose clients all count as one (an operator who forgot to list it). A client may send the header
+ * itself too, so this only warrants a word in the log, never a change of behaviour.
+ */
+export function forwardedByUnlisted(
+  req: Pick<IncomingMessage, 'headers' | 'socket'>,
+  trusted: BlockList | undefined,
+): boolean {
+  if (req.headers['x-forwarded-for'] === undefined) return false;
+  const peer = unmapped(req.socket.remoteAddress ?? '');
+  return !trusted || !isTrusted(trusted, peer);
 }
 
 function isTrusted(list: BlockList, address: string): boolean {

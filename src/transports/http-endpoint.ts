@@ -44,7 +44,7 @@ export function unreadBytes(responses: Iterable<Pick<ServerResponse, 'writableLe
 }
 
 /**
- * `client` is the key of the per-client limits (see http-clients.ts); undefined for loopback. In OAuth mode it is
+ * `client` is the key of the per-client limits (see http-clients.ts): its address. In OAuth mode it is
  * the caller's (its subject), and `caller` says who the token names.
  */
 export type EndpointHandler = ((

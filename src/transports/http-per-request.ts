@@ -5,7 +5,7 @@ import { authInfoOf, type Caller } from '../mcp/caller.js';
 import type { Narrowing } from '../mcp/tool-policy.js';
 import type { ServerFactory } from '../server.js';
 
-/** Who sends a request: its narrowing of the tools, and its key for taking turns (undefined on loopback). */
+/** Who sends a request: its narrowing of the tools, and its key for taking turns (its address, or its user). */
 export interface PerRequestClient {
   narrowing?: Narrowing;
   key?: string;

@@ -3,7 +3,14 @@ import type { AddressInfo } from 'node:net';
 import type { Dispatcher } from 'undici';
 import type { Config } from '../config.js';
 import type { ServerFactory } from '../server.js';
-import { AUTH_BACKOFF, FailureBackoff, clientAddress, clientKey, trustedProxies } from './http-clients.js';
+import {
+  AUTH_BACKOFF,
+  FailureBackoff,
+  clientAddress,
+  clientKey,
+  forwardedByUnlisted,
+  trustedProxies,
+} from './http-clients.js';
 import { oauthResourceServer } from './oauth/setup.js';
 import type { ResourceServer } from './oauth/resource-server.js';
 import { mcpEndpoint, type McpSession } from './http-endpoint.js';
@@ -21,6 +28,7 @@ import {
 import { SessionStore } from './http-sessions.js';
 import { finishInFlight } from './shutdown.js';
 import { RPC_ERROR } from '../jsonrpc-errors.js';
+import { isLoopback } from '../util/loopback.js';
 
 export interface HttpRuntime {
   log(line: string): void;
@@ -144,6 +152,8 @@ export async function startHttpServer(
   );
   server.maxConnections = options.maxConnections;
   let refusedConnections = 0;
+  /** Said once: X-Forwarded-For came from a peer that SVC_MCP_TRUSTED_PROXIES does not list. */
+  let warnedUnlistedProxy = false;
   let refusalLog: NodeJS.Timeout | undefined;
   const logRefusals = () => {
     if (refusedConnections > 0)
@@ -165,7 +175,15 @@ export async function startHttpServer(
   async function handle(req: IncomingMessage, res: ServerResponse, notes: RequestNotes): Promise<void> {
     const path = pathOf(req);
     if (path === HEALTH_PATH) return health(req, res);
-    const client = clientKey(clientAddress(req, trusted));
+    const address = clientAddress(req, trusted);
+    const client = clientKey(address);
+    // Wrong tokens slow an address down, but not a loopback one: it may be every client of a local proxy, and one
+    // guesser would lock all of them out (a share of places or sessions is a limit; this would be a denial).
+    const guesser = isLoopback(address) ? undefined : client;
+    if (!warnedUnlistedProxy && forwardedByUnlisted(req, trusted)) {
+      warnedUnlistedProxy = true;
+      log({ event: 'proxy_not_trusted', message: UNLISTED_PROXY });
+    }
     if (draining) {
       notes.refused = 'shutting_down';
       res.setHeader('Connection', 'close');
@@ -200,13 +218,13 @@ export async function startHttpServer(
       return void res.end();
     }
     if (checkBearer) {
-      // A client that keeps guessing is refused without a look at its token (clients on loopback have no key).
-      const waitMs = client === undefined ? 0 : failures.waitMs(client);
+      // A client that keeps guessing is refused without a look at its token.
+      const waitMs = guesser === undefined ? 0 : failures.waitMs(guesser);
       if (waitMs > 0) return tooManyFailures(res, notes, waitMs);
       const result = checkBearer(req.headers);
       if (result !== 'ok') {
         // A missing token is no guess (a client not yet configured); a wrong one is.
-        if (result === 'invalid' && client !== undefined) failures.fail(client);
+        if (result === 'invalid' && guesser !== undefined) failures.fail(guesser);
         notes.refused = 'auth';
         const challenge =
           result === 'missing'
@@ -225,11 +243,11 @@ export async function startHttpServer(
     }
     let caller;
     if (oauth) {
-      const waitMs = client === undefined ? 0 : failures.waitMs(client);
+      const waitMs = guesser === undefined ? 0 : failures.waitMs(guesser);
       if (waitMs > 0) return tooManyFailures(res, notes, waitMs);
       const result = await oauth.authenticate(req.url, req.headers);
       if (!result.ok) {
-        if (result.guess && client !== undefined) failures.fail(client);
+        if (result.guess && guesser !== undefined) failures.fail(guesser);
         notes.refused = result.reason;
         return sendRpcError(
           res,
@@ -351,6 +369,11 @@ export async function startHttpServer(
     closed,
   };
 }
+
+const UNLISTED_PROXY =
+  'a request carries X-Forwarded-For from a peer not listed in SVC_MCP_TRUSTED_PROXIES: if that peer is a reverse ' +
+  'proxy, every client behind it counts as one client (one share of sessions and places); ' +
+  'list it to count them one by one (docs/http.md#limits)';
 
 /** A start-up failure the user can fix (port taken, address not available): one line, no stack trace. */
 export class StartupError extends Error {

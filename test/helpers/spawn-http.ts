@@ -1,7 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { request } from 'node:http';
-import { WebSocket, type MessageEvent } from 'undici';
+import { Agent, fetch as undiciFetch, WebSocket, type MessageEvent } from 'undici';
 import { Client as ModernClient, StreamableHTTPClientTransport as ModernTransport } from '@modelcontextprotocol/client';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
@@ -88,13 +88,34 @@ export function runCli(
   });
 }
 
-/** An SDK Client connected over Streamable HTTP; with `elicit`, it shows forms and answers them so. */
+/** One connection pool per source address, for the whole test file. */
+const agents = new Map<string, Agent>();
+
+/**
+ * A fetch whose connections leave from `address` (127.0.0.2, ...): another loopback address is another client of the
+ * per-client limits, as another host would be.
+ */
+export function fetchFrom(address: string): typeof fetch {
+  let dispatcher = agents.get(address);
+  if (!dispatcher) agents.set(address, (dispatcher = new Agent({ localAddress: address })));
+  return ((input: string | URL, init?: RequestInit) =>
+    undiciFetch(input, { ...(init as object), dispatcher })) as unknown as typeof fetch;
+}
+
+/**
+ * An SDK Client connected over Streamable HTTP; with `elicit`, it shows forms and answers them so; with `from`, its
+ * connections leave from that loopback address.
+ */
 export async function connectClient(
   url: string,
   headers: Record<string, string> = {},
   elicit?: (request: ElicitRequest) => ElicitResult,
+  from?: string,
 ): Promise<{ client: Client; transport: StreamableHTTPClientTransport }> {
-  const transport = new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers } });
+  const transport = new StreamableHTTPClientTransport(new URL(url), {
+    requestInit: { headers },
+    ...(from ? { fetch: fetchFrom(from) } : {}),
+  });
   const client = new Client(
     { name: 'svc-platform-mcp-http-tests', version: '0.0.0' },
     elicit ? { capabilities: { elicitation: { form: {} } } } : undefined,
@@ -114,15 +135,17 @@ export interface AnyEraClient {
 /**
  * A client of either era with the given headers: `2025` is the v1 SDK's client (initialize, a session unless the
  * server is stateless), `2026` the v2 SDK's client pinned to 2026-07-28 (no session; each request carries its
- * version and capabilities). With `elicit`, it shows forms and answers them so.
+ * version and capabilities). With `elicit`, it shows forms and answers them so; with `from`, its connections leave
+ * from that loopback address.
  */
 export async function connectEraClient(
   era: '2025' | '2026',
   url: string,
   headers: Record<string, string> = {},
   elicit?: (request: ElicitRequest) => ElicitResult,
+  from?: string,
 ): Promise<AnyEraClient> {
-  if (era === '2025') return (await connectClient(url, headers, elicit)).client as unknown as AnyEraClient;
+  if (era === '2025') return (await connectClient(url, headers, elicit, from)).client as unknown as AnyEraClient;
   const client = new ModernClient(
     { name: 'svc-platform-mcp-http-tests', version: '0.0.0' },
     {
@@ -131,7 +154,9 @@ export async function connectEraClient(
     },
   );
   if (elicit) client.setRequestHandler('elicitation/create', (request) => elicit(request as ElicitRequest));
-  await client.connect(new ModernTransport(new URL(url), { requestInit: { headers } }));
+  await client.connect(
+    new ModernTransport(new URL(url), { requestInit: { headers }, ...(from ? { fetch: fetchFrom(from) } : {}) }),
+  );
   return client as unknown as AnyEraClient;
 }
 
@@ -147,7 +172,13 @@ export interface RawResponse {
  */
 export function rawRequest(
   url: string,
-  options: { method?: string; headers?: Record<string, string | string[]>; body?: string | Buffer } = {},
+  options: {
+    method?: string;
+    headers?: Record<string, string | string[]>;
+    body?: string | Buffer;
+    /** The source address (another loopback address is another client: 127.0.0.2, ...). */
+    from?: string;
+  } = {},
 ): Promise<RawResponse> {
   const target = new URL(url);
   // A header given as a list is sent as that many lines.
@@ -166,6 +197,7 @@ export function rawRequest(
         method: options.method ?? 'POST',
         headers,
         agent: false,
+        ...(options.from ? { localAddress: options.from } : {}),
       },
       (res) => {
         const chunks: Buffer[] = [];

@@ -37,11 +37,12 @@ describe('client address (unit)', () => {
     expect(clientAddress(request('127.0.0.1', '10.0.0.9, 10.0.0.8'), trusted)).toBe('10.0.0.9');
   });
 
-  it('keys: IPv4 as is, IPv6 by its /64, loopback none', () => {
+  it('keys: IPv4 as is, IPv6 by its /64, each loopback address as is, none for an unknown peer', () => {
     expect(clientKey('203.0.113.5')).toBe('203.0.113.5');
     expect(clientKey('2001:db8:1:2::a')).toBe('2001:db8:1:2::/64');
     expect(clientKey('2001:0db8:0001:0002:ffff:1:2:3')).toBe('2001:db8:1:2::/64');
-    for (const loopback of ['127.0.0.1', '127.8.9.1', '::1', '']) expect(clientKey(loopback), loopback).toBeUndefined();
+    for (const loopback of ['127.0.0.1', '127.8.9.1', '::1']) expect(clientKey(loopback), loopback).toBe(loopback);
+    expect(clientKey('')).toBeUndefined();
     expect(clientKey('x'.repeat(100))).toHaveLength(64);
   });
 

@@ -233,9 +233,10 @@ describe('session mode', () => {
       message: expect.stringContaining('SVC_MCP_MAX_SESSIONS_PER_CLIENT'),
     });
     expect(logs.some((l) => l.includes('"refused":"client_session_limit"'))).toBe(true);
-    // Others are not locked out: another address, and clients on loopback (not counted per client).
+    // Others are not locked out: another address, and the proxy's own requests (no X-Forwarded-For: its address).
     expect((await init(from('198.51.100.7'))).status).toBe(200);
-    for (let i = 0; i < 3; i += 1) expect((await init({})).status).toBe(200);
+    for (let i = 0; i < 2; i += 1) expect((await init({})).status).toBe(200);
+    expect((await init({})).status).toBe(429);
     // An IPv6 client is its /64.
     expect((await init(from('2001:db8:1:2::a'))).status).toBe(200);
     expect((await init(from('2001:db8:1:2::b'))).status).toBe(200);
@@ -251,12 +252,19 @@ describe('session mode', () => {
     expect((await init(from('203.0.113.5'))).status).toBe(200);
   });
 
-  it('without SVC_MCP_TRUSTED_PROXIES, X-Forwarded-For is ignored: a loopback peer is not limited per client', async () => {
+  it('without SVC_MCP_TRUSTED_PROXIES, X-Forwarded-For is ignored, said once; each loopback address is a client', async () => {
     const handle = await start({ SVC_MCP_MAX_SESSIONS_PER_CLIENT: '1' });
-    for (let i = 0; i < 3; i += 1) {
-      const res = await rawRequest(handle.url, { headers: { 'X-Forwarded-For': '203.0.113.5' }, body: INITIALIZE });
-      expect(res.status).toBe(200);
-    }
+    const init = (from: string) =>
+      rawRequest(handle.url, { headers: { 'X-Forwarded-For': '203.0.113.5' }, body: INITIALIZE, from });
+    expect((await init('127.0.0.1')).status).toBe(200);
+    // The header named another client: ignored, the peer is the client, and it has its one session.
+    expect((await init('127.0.0.1')).status).toBe(429);
+    // Another loopback address is another client (a process of its own, or a proxy of its own).
+    expect((await init('127.0.0.2')).status).toBe(200);
+    const warnings = logs.filter((l) => l.includes('"event":"proxy_not_trusted"'));
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]).toMatch(/SVC_MCP_TRUSTED_PROXIES.*counts as one client/);
+    expect(warnings[0]).not.toContain('203.0.113.5');
   });
 
   it('expires idle sessions (SVC_MCP_SESSION_IDLE_MS): the id then gets 404 and the server is closed', async () => {

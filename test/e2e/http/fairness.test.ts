@@ -10,6 +10,7 @@ import { startRecordingServer, type RecordingServer } from '../../helpers/record
 import {
   INITIALIZE,
   connectClient,
+  connectEraClient,
   rawRequest,
   spawnHttpServer,
   waitFor,
@@ -133,12 +134,15 @@ describe('waiting for a user holds no place', () => {
 });
 
 describe('a burst is served, not refused', () => {
-  it('40 sessions x 10 concurrent calls, upstream answering in 20-200 ms: every call succeeds', async () => {
+  it('40 clients x 10 concurrent calls, upstream answering in 20-200 ms: every call succeeds', async () => {
     let n = 0;
     upstream.setFallback(() => ({ status: 200, body: LANGUAGES, delayMs: 20 + ((n++ * 37) % 181) }));
     const server = await spawnHttpServer([], fullEnv(upstream.url));
     servers.push(server);
-    const clients = await Promise.all(Array.from({ length: 40 }, () => connectClient(server.url)));
+    // Forty clients, each from an address of its own (one address may hold SVC_MCP_MAX_SESSIONS_PER_CLIENT sessions).
+    const clients = await Promise.all(
+      Array.from({ length: 40 }, (_, i) => connectClient(server.url, {}, undefined, `127.0.0.${i + 2}`)),
+    );
     const results = await Promise.all(
       clients.flatMap(({ client }) =>
         Array.from(
@@ -151,4 +155,46 @@ describe('a burst is served, not refused', () => {
     expect(upstream.requests).toHaveLength(400);
     await Promise.all(clients.map(({ client }) => client.close()));
   }, 90_000);
+});
+
+describe('addresses take turns, on loopback too', () => {
+  it('a flood from one address over two sessions and both eras leaves the other addresses served at once', async () => {
+    // The flood's first two calls hang at the upstream: they hold its two running places for as long as the test runs.
+    let hung = 0;
+    upstream.setFallback(() => (hung++ < 2 ? { hang: true } : { status: 200, body: LANGUAGES }));
+    const server = await spawnHttpServer(
+      [],
+      fullEnv(upstream.url, {
+        SVC_MAX_CONCURRENT_CALLS: '4',
+        SVC_MAX_QUEUED_CALLS: '8',
+        SVC_TIMEOUT_MS: '60000',
+        // The hanging calls are stopped at once when the test ends.
+        SVC_MCP_SHUTDOWN_GRACE_MS: '100',
+      }),
+    );
+    servers.push(server);
+    // 127.0.0.2 floods: a 2025 session and a 2026-07-28 client, 12 calls each. Its share is 2 running and 4 waiting.
+    const flooders = [
+      await connectEraClient('2025', server.url, {}, undefined, '127.0.0.2'),
+      await connectEraClient('2026', server.url, {}, undefined, '127.0.0.2'),
+    ];
+    const refused: CallToolResult[] = [];
+    for (const client of flooders) {
+      for (let i = 0; i < 12; i += 1) {
+        void (client.callTool(TOKENIZER) as Promise<CallToolResult>).then((r) => refused.push(r)).catch(() => {});
+      }
+    }
+    // Its share and no more: 2 running, 4 waiting; the other 18 calls are refused at once.
+    await waitFor(() => refused.length === 18 && upstream.requests.length === 2, 15_000, 'the flood to be settled');
+    expect(refused.every((r) => r.isError && JSON.stringify(r.content).includes('[busy]'))).toBe(true);
+    // Three other addresses, each in its own way: served, though the flood fills its share.
+    const others = await Promise.all([
+      connectEraClient('2025', server.url, {}, undefined, '127.0.0.3'),
+      connectEraClient('2026', server.url, {}, undefined, '127.0.0.4'),
+      connectEraClient('2025', server.url, {}, undefined, '127.0.0.5'),
+    ]);
+    const served = (await Promise.all(others.map((c) => c.callTool(TOKENIZER)))) as CallToolResult[];
+    expect(served.map((r) => (r.isError ? JSON.stringify(r.content) : 'ok'))).toEqual(['ok', 'ok', 'ok']);
+    expect(refused).toHaveLength(18);
+  }, 60_000);
 });

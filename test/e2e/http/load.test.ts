@@ -16,7 +16,8 @@ const MiB = 1024 * 1024;
 async function round(url: string): Promise<CallToolResult[][]> {
   return Promise.all(
     Array.from({ length: SESSIONS }, async (_, s) => {
-      const { client, transport } = await connectClient(url);
+      // Each session a client of its own, from its own address (one address holds SVC_MCP_MAX_SESSIONS_PER_CLIENT).
+      const { client, transport } = await connectClient(url, {}, undefined, `127.0.0.${s + 2}`);
       const results: CallToolResult[] = [];
       for (let c = 0; c < CALLS; c += 1) {
         const result =

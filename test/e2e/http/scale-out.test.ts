@@ -38,7 +38,8 @@ async function startCluster(stateless: boolean): Promise<Cluster> {
   const dir = mkdtempSync(join(tmpdir(), 'svc-mcp-scale-out-'));
   const flags = stateless ? ['--sandbox', '--stateless'] : ['--sandbox'];
   // The proxy forwards the client's Host (127.0.0.1 here; the public name in production): allowed by name. It is
-  // trusted for X-Forwarded-For, as the shipped unit suggests (the clients here are on loopback too: not limited).
+  // trusted for X-Forwarded-For, as the shipped unit suggests (the clients here are all 127.0.0.1: one client, whose
+  // CLIENTS sessions stay within SVC_MCP_MAX_SESSIONS_PER_CLIENT on either replica).
   const env = (id: ReplicaId) => ({
     SVC_MCP_AUTH_TOKEN: TOKEN,
     SVC_MCP_REPLICA_ID: id,
