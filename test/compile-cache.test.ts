@@ -149,6 +149,32 @@ describe('dist/cli.js', () => {
     expect(readdirSync(join(work, 'tmp'))).toEqual(['node-compile-cache']);
   });
 
+  it.runIf(compileCache)(
+    'takes an in-place edit of an installed file that keeps its length, not the cached code',
+    () => {
+      // An installed copy: the cache must notice a change of content, not only of size or name.
+      const installed = join(work, 'install');
+      fs.cpSync(join(CLI_PATH, '..'), join(installed, 'dist'), { recursive: true });
+      const cli = join(installed, 'dist', 'cli.js');
+      const version = (more: Record<string, string>) =>
+        spawnSync(process.execPath, [cli, '--version'], { encoding: 'utf8', env: env(more) });
+      const before = version({ XDG_CACHE_HOME: xdg() });
+      const shown = before.stdout.trim();
+      expect(version({ XDG_CACHE_HOME: xdg() }).stderr).toMatch(/was accepted/);
+      const edited = shown.replace(/\d/g, (d) => String((Number(d) + 1) % 10));
+      expect(edited).toHaveLength(shown.length);
+      for (const entry of readdirSync(join(installed, 'dist'), { recursive: true, withFileTypes: true })) {
+        if (!entry.isFile() || !entry.name.endsWith('.js')) continue;
+        const file = join(entry.parentPath, entry.name);
+        const text = fs.readFileSync(file, 'utf8');
+        // The bundler writes the constant as a template literal.
+        const literal = (v: string) => `\`${v}\``;
+        if (text.includes(literal(shown))) fs.writeFileSync(file, text.replaceAll(literal(shown), literal(edited)));
+      }
+      expect(version({ XDG_CACHE_HOME: xdg() }).stdout).toBe(`${edited}\n`);
+    },
+  );
+
   it.runIf(compileCache)("where Node's default would have read the shared directory (what this file guards)", () => {
     const withDefault = spawnSync(
       process.execPath,
