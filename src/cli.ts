@@ -2,10 +2,10 @@
 // The command (dist/cli.js). Node's compile cache covers only the modules loaded after it is turned on, so this file
 // turns it on and then loads the server (./main.ts, the process's edge) as a module of its own: a start after the
 // first reads the server's compiled code instead of compiling it again. Node 20 has no compile cache and just runs.
-import { lstatSync, mkdirSync } from 'node:fs';
+import { lstatSync, mkdirSync, readdirSync, statfsSync, statSync, unlinkSync } from 'node:fs';
 import module from 'node:module';
 import { homedir, tmpdir } from 'node:os';
-import { privateCacheDir } from './compile-cache.js';
+import { hasRoom, privateCacheDir, removeLeftovers } from './compile-cache.js';
 
 /** Time enough for a start and its first answers, whose functions the cache then holds too. */
 const FLUSH_AFTER_MS = 2_000;
@@ -19,11 +19,17 @@ if (enableCompileCache) {
   const uid = process.getuid?.();
   const dir = privateCacheDir({ env: process.env, homedir, tmpdir, uid, fs: { lstatSync, mkdirSync } });
   try {
-    // Always with our directory: without one, Node would use the shared $TMPDIR/node-compile-cache.
-    if (dir) enableCompileCache(dir);
-    // Node writes the cache at exit, and a host may end the server in a way that runs no exit handler (SIGKILL, or
-    // a terminated process on Windows): written once the start is over too.
-    if (dir && flushCompileCache) setTimeout(flushCompileCache, FLUSH_AFTER_MS).unref();
+    // Always with our directory: without one, Node would use the shared $TMPDIR/node-compile-cache. Not on a file
+    // system too full to write it whole.
+    if (dir && hasRoom(dir, statfsSync)) {
+      enableCompileCache(dir);
+      // Node writes the cache at exit, and a host may end the server in a way that runs no exit handler (SIGKILL,
+      // or a terminated process on Windows): written once the start is over too. Then what earlier writes left.
+      setTimeout(() => {
+        flushCompileCache?.();
+        removeLeftovers(dir, { readdirSync, statSync, unlinkSync });
+      }, FLUSH_AFTER_MS).unref();
+    }
   } catch {
     // a start without a cache is only slower
   }

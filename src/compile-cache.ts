@@ -2,7 +2,7 @@
 // user alone owns and may write, because a cache entry is code the next start runs. Never Node's default,
 // $TMPDIR/node-compile-cache, which is shared: another local user can create it first and plant an entry there, and a
 // server run as root would then run the planted code at every start.
-import type { lstatSync, mkdirSync } from 'node:fs';
+import type { lstatSync, mkdirSync, readdirSync, statfsSync, statSync, unlinkSync } from 'node:fs';
 import { isAbsolute, join } from 'node:path';
 
 /** What the choice depends on: the process's values in dist/cli.js, a test's own in the tests. */
@@ -57,5 +57,56 @@ function attempt(get: () => string): string | undefined {
     return get();
   } catch {
     return undefined;
+  }
+}
+
+/**
+ * Below this much free space the cache is not turned on: Node writes each entry to a temporary file and renames it,
+ * and on a full file system it leaves the temporary file behind, a partial one at every start. An entry is under
+ * 1 MiB.
+ */
+export const MIN_FREE_BYTES = 16 * 1024 * 1024;
+
+/** Whether the file system of `dir` has room for the cache to be written whole. Never throws. */
+export function hasRoom(dir: string, statfs: typeof statfsSync): boolean {
+  try {
+    const stats = statfs(dir);
+    return stats.bavail * stats.bsize >= MIN_FREE_BYTES;
+  } catch {
+    return false;
+  }
+}
+
+/** A temporary file of Node's cache: the entry's name, a dot and six random characters. */
+const LEFTOVER = /^[0-9a-f]{8}\.[A-Za-z0-9]{6}$/;
+/** Older than this, a temporary file is no start's write in progress any more. */
+const LEFTOVER_AGE_MS = 60_000;
+
+/**
+ * Removes the temporary files an earlier write left in the cache (the file system was full, or the process was killed
+ * in the middle): Node does not. Only in our own directory, one level down (Node's per-version directory), and only
+ * files older than a minute, so that another start's write in progress is left alone. Never throws.
+ */
+export function removeLeftovers(
+  dir: string,
+  fs: { readdirSync: typeof readdirSync; statSync: typeof statSync; unlinkSync: typeof unlinkSync },
+  now = Date.now(),
+): void {
+  try {
+    for (const version of fs.readdirSync(dir, { withFileTypes: true })) {
+      if (!version.isDirectory()) continue;
+      const inVersion = join(dir, version.name);
+      for (const name of fs.readdirSync(inVersion)) {
+        if (!LEFTOVER.test(name)) continue;
+        const file = join(inVersion, name);
+        try {
+          if (now - fs.statSync(file).mtimeMs > LEFTOVER_AGE_MS) fs.unlinkSync(file);
+        } catch {
+          // gone already, or not ours to remove
+        }
+      }
+    }
+  } catch {
+    // no cache yet
   }
 }

@@ -10,7 +10,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { privateCacheDir, type CacheDirSources } from '../src/compile-cache.js';
+import {
+  MIN_FREE_BYTES,
+  hasRoom,
+  privateCacheDir,
+  removeLeftovers,
+  type CacheDirSources,
+} from '../src/compile-cache.js';
 import { CLI_PATH } from './helpers/spawn-server.js';
 
 const uid = process.getuid?.();
@@ -98,6 +104,36 @@ describe('privateCacheDir', () => {
       undefined,
     );
     expect(readdirSync(work)).toEqual([]);
+  });
+});
+
+describe('a full file system', () => {
+  const statfs = (free: number) => (() => ({ bavail: free / 4096, bsize: 4096 })) as unknown as typeof fs.statfsSync;
+
+  it('turns the cache on only with room to write it whole (Node leaves a partial file per start otherwise)', () => {
+    expect(hasRoom(work, statfs(MIN_FREE_BYTES))).toBe(true);
+    expect(hasRoom(work, statfs(MIN_FREE_BYTES - 4096))).toBe(false);
+    expect(hasRoom(join(work, 'missing'), fs.statfsSync)).toBe(false);
+    expect(hasRoom(work, fs.statfsSync)).toBe(fs.statfsSync(work).bavail * fs.statfsSync(work).bsize >= MIN_FREE_BYTES);
+  });
+
+  it('removes the temporary files earlier writes left, older than a minute, and nothing else', () => {
+    const version = join(work, 'v22.23.3-x64-9de703df-0');
+    mkdirSync(version, { recursive: true });
+    const now = Date.now();
+    const make = (name: string, ageMs: number) => {
+      fs.writeFileSync(join(version, name), '');
+      fs.utimesSync(join(version, name), (now - ageMs) / 1000, (now - ageMs) / 1000);
+    };
+    make('17416dbc.TNrDGP', 120_000); // a leftover
+    make('2b8b6e66.gGiOeU', 5_000); // another start's write in progress
+    make('2b8b6e66', 120_000); // an entry
+    make('notes.txt1', 120_000); // not Node's
+    fs.writeFileSync(join(work, 'a4c9bd45.xnGusl'), ''); // not in a version directory
+    removeLeftovers(work, fs, now);
+    expect(readdirSync(version).sort()).toEqual(['2b8b6e66', '2b8b6e66.gGiOeU', 'notes.txt1']);
+    expect(readdirSync(work).sort()).toEqual(['a4c9bd45.xnGusl', 'v22.23.3-x64-9de703df-0']);
+    expect(() => removeLeftovers(join(work, 'missing'), fs)).not.toThrow();
   });
 });
 
