@@ -80,17 +80,21 @@ export function startTelemetry(options: TelemetryOptions, deps: TelemetryDeps): 
     confirmation: (channel) => calls.confirmation(channel),
     attempt: (request) => calls.attempt(request),
     callEnded: (outcome) => calls.callEnded(outcome),
-    shutdown: (withinMs) =>
-      settledWithin(
-        Promise.allSettled([tracerProvider?.shutdown(), meterProvider?.shutdown()]).then(() => {}),
-        withinMs,
-      ),
+    shutdown: async (withinMs) => {
+      const flushed = Promise.allSettled([tracerProvider?.shutdown(), meterProvider?.shutdown()]);
+      if (!(await settledWithin(flushed, withinMs)))
+        report(new Error(`the last export was not taken within ${withinMs} ms (SVC_MCP_SHUTDOWN_GRACE_MS)`));
+    },
   };
 }
 
-/** The promise, or nothing more after `ms`: an unreachable collector must not hold the exit. */
-function settledWithin(promise: Promise<void>, ms: number): Promise<void> {
+/** Whether the promise settled within `ms`: an unreachable collector must not hold the exit. */
+async function settledWithin(promise: Promise<unknown>, ms: number): Promise<boolean> {
   let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<void>((resolve) => (timer = setTimeout(resolve, ms).unref()));
-  return Promise.race([promise, late]).finally(() => clearTimeout(timer));
+  const late = new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), ms).unref()));
+  try {
+    return await Promise.race([promise.then(() => true), late]);
+  } finally {
+    clearTimeout(timer);
+  }
 }
