@@ -1,7 +1,8 @@
 // Bundles the server into dist/, one ES-module bundle: dist/cli.js (src/cli.ts, which turns on Node's compile cache
 // and then loads the server), dist/chunks/server-<hash>.js (src/main.ts and all it imports, loaded at every start),
-// and the chunks of what the server loads on demand (the sandbox, the HTTP transport, undici). The bundle is the source
-// as written: nothing is swapped or replaced. Type checking is `npm run typecheck`; this step only transpiles.
+// and the chunks of what the server loads on demand (the sandbox, the HTTP transport, undici, telemetry). The bundle
+// is the source as written: nothing is swapped or replaced. Type checking is `npm run typecheck`; this step only
+// transpiles.
 import { rolldown } from 'rolldown';
 import { chmod, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';

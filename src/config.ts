@@ -18,6 +18,7 @@ import {
 import TOOL_DEFINITIONS from './generated/tool-definitions.json' with { type: 'json' };
 import { isLoopback } from './util/loopback.js';
 import { parseAddressOrBlock } from './transports/http-clients.js';
+import { parseHeaders, signalUrl, type TelemetryOptions } from './telemetry/options.js';
 
 export interface HttpOptions {
   host: string;
@@ -97,6 +98,8 @@ export interface Config {
   shutdownGraceMs: number;
   /** Proxy settings for upstream calls, from HTTP(S)_PROXY / NO_PROXY. */
   proxy: { http?: string; https?: string; noProxy?: string };
+  /** OpenTelemetry, when the OTEL_* variables ask for it (docs/telemetry.md); undefined: off, nothing loaded. */
+  telemetry?: TelemetryOptions;
   /** The values of the variables the table marks secret: kept out of every result, error and log line. */
   secrets: readonly string[];
 }
@@ -289,9 +292,74 @@ function buildConfig(flags: Flags, env: Env): Config {
       https: value('HTTPS_PROXY') ?? value('https_proxy'),
       noProxy: value('NO_PROXY') ?? value('no_proxy'),
     },
+    ...withTelemetry(value, secrets),
     // Last: every variable has been read by now.
     secrets: [...secrets],
   };
+}
+
+/**
+ * Telemetry is on when an OTLP endpoint is set (the general one or a signal's) and OTEL_SDK_DISABLED is not true.
+ * Each header value is a secret of its own too (a token may travel apart from its `name=`).
+ */
+function withTelemetry(value: Value, secrets: Set<string>): { telemetry?: TelemetryOptions } {
+  const yes = (name: 'OTEL_SDK_DISABLED' | 'SVC_TELEMETRY_TOOL_ARGUMENTS') =>
+    boolean(value(name) ?? envDefault(name), name);
+  const general = optionalUrl(value, 'OTEL_EXPORTER_OTLP_ENDPOINT');
+  const tracesUrl = signalUrl(optionalUrl(value, 'OTEL_EXPORTER_OTLP_TRACES_ENDPOINT'), general, 'v1/traces');
+  const metricsUrl = signalUrl(optionalUrl(value, 'OTEL_EXPORTER_OTLP_METRICS_ENDPOINT'), general, 'v1/metrics');
+  const headers = (name: EnvName) => {
+    const parsed = parseHeaders(value(name));
+    if (!parsed) throw new ConfigError(`${name} must be name=value pairs separated by commas (value not shown)`);
+    for (const secret of Object.values(parsed)) if (secret) secrets.add(secret);
+    return parsed;
+  };
+  const common = headers('OTEL_EXPORTER_OTLP_HEADERS');
+  const tracesHeaders = { ...common, ...headers('OTEL_EXPORTER_OTLP_TRACES_HEADERS') };
+  const metricsHeaders = { ...common, ...headers('OTEL_EXPORTER_OTLP_METRICS_HEADERS') };
+  const ratioText = value('OTEL_TRACES_SAMPLER_ARG') ?? envDefault('OTEL_TRACES_SAMPLER_ARG');
+  const ratio = Number(ratioText);
+  if (!/^\d*\.?\d+$/.test(ratioText) || !(ratio >= 0 && ratio <= 1)) {
+    throw new ConfigError(`OTEL_TRACES_SAMPLER_ARG must be a number from 0 to 1, got "${ratioText}"`);
+  }
+  const options: TelemetryOptions = {
+    serviceName: value('OTEL_SERVICE_NAME') ?? envDefault('OTEL_SERVICE_NAME'),
+    protocol: oneOf(
+      'OTEL_EXPORTER_OTLP_PROTOCOL',
+      value('OTEL_EXPORTER_OTLP_PROTOCOL') ?? envDefault('OTEL_EXPORTER_OTLP_PROTOCOL'),
+    ) as TelemetryOptions['protocol'],
+    ...(tracesUrl ? { tracesUrl } : {}),
+    ...(metricsUrl ? { metricsUrl } : {}),
+    tracesHeaders,
+    metricsHeaders,
+    sampler: {
+      name: oneOf('OTEL_TRACES_SAMPLER', value('OTEL_TRACES_SAMPLER') ?? envDefault('OTEL_TRACES_SAMPLER')),
+      ratio,
+    },
+    metricIntervalMs: integer(
+      value('OTEL_METRIC_EXPORT_INTERVAL') ?? envDefault('OTEL_METRIC_EXPORT_INTERVAL'),
+      'OTEL_METRIC_EXPORT_INTERVAL',
+      ...envRange('OTEL_METRIC_EXPORT_INTERVAL'),
+    ),
+    toolArguments: yes('SVC_TELEMETRY_TOOL_ARGUMENTS'),
+  };
+  if (yes('OTEL_SDK_DISABLED') || (!tracesUrl && !metricsUrl)) return {};
+  return { telemetry: options };
+}
+
+/** An http(s) URL, or unset. */
+function optionalUrl(value: Value, name: EnvName): string | undefined {
+  const text = value(name);
+  if (text === undefined) return undefined;
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    throw new ConfigError(`${name} is not a URL (value not shown)`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    throw new ConfigError(`${name} must be an http(s) URL: this server exports OTLP over HTTP`);
+  return text;
 }
 
 /**

@@ -47,6 +47,7 @@ export const ENV_GROUPS = {
   limits: 'Limits: calls at once, answer and result sizes, the workflow deadline, the shutdown grace period',
   http: 'HTTP transport (only with --http)',
   proxy: 'Outbound proxy for upstream calls',
+  telemetry: 'Telemetry: OpenTelemetry traces and metrics, off unless an OTLP endpoint is set',
 } as const;
 export type EnvGroup = keyof typeof ENV_GROUPS;
 
@@ -442,6 +443,104 @@ export const ENV_VARIABLES = [
     alias: 'no_proxy',
     group: 'proxy',
     meaning: 'comma-separated hosts reached directly (loopback always is)',
+  },
+  {
+    name: 'OTEL_EXPORTER_OTLP_ENDPOINT',
+    group: 'telemetry',
+    meaning: 'OTLP/HTTP collector that receives traces and metrics; setting it turns telemetry on',
+    details:
+      'E.g. `http://localhost:4318`: traces go to `/v1/traces` and metrics to `/v1/metrics` under it. Unset (and ' +
+      'no signal endpoint below), the server loads no OpenTelemetry code at all. See [Telemetry](docs/telemetry.md).',
+  },
+  {
+    name: 'OTEL_EXPORTER_OTLP_TRACES_ENDPOINT',
+    group: 'telemetry',
+    meaning: 'URL that receives the traces alone (used as it is); turns traces on',
+  },
+  {
+    name: 'OTEL_EXPORTER_OTLP_METRICS_ENDPOINT',
+    group: 'telemetry',
+    meaning: 'URL that receives the metrics alone (used as it is); turns metrics on',
+  },
+  {
+    name: 'OTEL_EXPORTER_OTLP_PROTOCOL',
+    group: 'telemetry',
+    meaning: 'how the exports are encoded',
+    choices: ['http/protobuf', 'http/json'],
+    default: 'http/protobuf',
+  },
+  {
+    name: 'OTEL_EXPORTER_OTLP_HEADERS',
+    group: 'telemetry',
+    meaning: 'headers of every export, `name=value` pairs separated by commas (a collector token)',
+    details: 'Their values are secrets: kept out of every result, error, log line and export.',
+    secret: true,
+  },
+  {
+    name: 'OTEL_EXPORTER_OTLP_TRACES_HEADERS',
+    group: 'telemetry',
+    meaning: 'headers of the trace exports alone, added to OTEL_EXPORTER_OTLP_HEADERS',
+    secret: true,
+  },
+  {
+    name: 'OTEL_EXPORTER_OTLP_METRICS_HEADERS',
+    group: 'telemetry',
+    meaning: 'headers of the metric exports alone, added to OTEL_EXPORTER_OTLP_HEADERS',
+    secret: true,
+  },
+  {
+    name: 'OTEL_SERVICE_NAME',
+    group: 'telemetry',
+    meaning: 'the `service.name` of every span and metric',
+    default: 'svc-platform-mcp',
+  },
+  {
+    name: 'OTEL_SDK_DISABLED',
+    group: 'telemetry',
+    meaning: 'true turns telemetry off whatever the endpoints say',
+    choices: ['true', 'false'],
+    default: 'false',
+  },
+  {
+    name: 'OTEL_TRACES_SAMPLER',
+    group: 'telemetry',
+    meaning: 'which traces are kept',
+    details:
+      "As OpenTelemetry defines them: `parentbased_*` follows the client's sampling decision when its request " +
+      'carries a trace context; `*traceidratio` keeps the share of OTEL_TRACES_SAMPLER_ARG.',
+    choices: [
+      'parentbased_always_on',
+      'parentbased_always_off',
+      'parentbased_traceidratio',
+      'always_on',
+      'always_off',
+      'traceidratio',
+    ],
+    default: 'parentbased_always_on',
+  },
+  {
+    name: 'OTEL_TRACES_SAMPLER_ARG',
+    group: 'telemetry',
+    meaning: 'the share of traces the `traceidratio` samplers keep, from 0 to 1',
+    default: '1',
+  },
+  {
+    name: 'OTEL_METRIC_EXPORT_INTERVAL',
+    group: 'telemetry',
+    meaning: 'time between two metric exports (and a last one at shutdown)',
+    default: '60000',
+    range: [1000, 3_600_000],
+    unit: 'ms',
+  },
+  {
+    name: 'SVC_TELEMETRY_TOOL_ARGUMENTS',
+    group: 'telemetry',
+    meaning: "true records each tool call's arguments on its span, with every known secret redacted",
+    details:
+      "Off by default: arguments are the user's data (texts to translate, ids). On, they are recorded as " +
+      '`gen_ai.tool.call.arguments`; results are never recorded.',
+    choices: ['true', 'false'],
+    default: 'false',
   },
 ] as const satisfies readonly EnvVariable[];
 

@@ -55,6 +55,10 @@ async function main(): Promise<void> {
 
   const redactor = (egress.redactor = new Redactor(config.secrets, CREDENTIAL_HEADERS));
   const upstream = createUpstream(config);
+  // Loaded only when the OTEL_* variables ask for it: a start without them reads no OpenTelemetry code.
+  const telemetry = config.telemetry
+    ? (await import('./telemetry/open-telemetry.js')).startTelemetry(config.telemetry, { log, redactor })
+    : undefined;
   // Web Crypto's randomUUID: node:crypto is loaded with the first signature, not at every start.
   const deps: ServerDeps = {
     upstream,
@@ -63,6 +67,7 @@ async function main(): Promise<void> {
     random: Math.random,
     log,
     redactor,
+    telemetry,
   };
   const createServer = createServerFactory(config, deps);
   // undici and the call pipeline are loaded on the first call; hosts send initialize and tools/list at once and the
@@ -87,6 +92,8 @@ async function main(): Promise<void> {
   // A call still running now is told the server stops before its connection is cut, so that it answers
   // [shutting_down] (the request may have gone out), not a broken connection.
   createServer.calls?.stop();
+  // What is buffered goes out, within the grace period: an unreachable collector does not hold the exit longer.
+  await telemetry?.shutdown(config.shutdownGraceMs);
   for (const cleanup of cleanups) await cleanup();
   // destroy, not close: a call still waiting upstream after the grace period must not hold the exit.
   await upstream.destroy();

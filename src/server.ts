@@ -25,6 +25,7 @@ import { WORKFLOW_TOOL_NAME, translateAndSummarizeTool } from './mcp/workflow-to
 import { OutgoingWire, redactMessage } from './outgoing-wire.js';
 import { SERVER_DESCRIPTION, SERVER_NAME, SERVER_VERSION } from './version.js';
 import { serverIcons } from './mcp/icons.js';
+import type { Telemetry } from './telemetry/telemetry.js';
 
 export { SERVER_NAME, SERVER_VERSION } from './version.js';
 
@@ -41,6 +42,8 @@ export interface ServerDeps {
    * secrets (for servers made without a process edge: tests, benchmarks).
    */
   redactor?: Redactor;
+  /** OpenTelemetry, when the OTEL_* variables ask for it (loaded by main.ts); none: nothing is traced. */
+  telemetry?: Telemetry;
 }
 
 /** How one server differs from the process's defaults: an HTTP client's narrowing, and whether it may ask for forms. */
@@ -77,6 +80,7 @@ export function createServerFactory(config: Config, deps: ServerDeps): ServerFac
     now: deps.now,
     requestId: deps.randomId,
     random: deps.random,
+    telemetry: deps.telemetry,
   };
   const frame: CallFrame = {
     deps: attemptDeps,
@@ -93,6 +97,10 @@ export function createServerFactory(config: Config, deps: ServerDeps): ServerFac
     log: (entry) => deps.log(JSON.stringify({ event: 'tool_call', ...entry })),
     confirmDestructive: config.safety.confirmDestructive,
   };
+  deps.telemetry?.observeCalls(frame.calls);
+  const { telemetry } = deps;
+  const network = config.transport === 'stdio' ? 'pipe' : 'tcp';
+  const traced = telemetry && ((transport: Transport) => telemetry.traced(transport, network));
   const codec = confirmationCodec(config.safety.stateKey);
   const spent = new SpentStates(deps.now);
   const egress = (message: JSONRPCMessage) => redactMessage(frame.redactor, withSlimIdentity(message));
@@ -140,7 +148,7 @@ export function createServerFactory(config: Config, deps: ServerDeps): ServerFac
     const policy = narrow(processPolicy, narrowing);
     // The low-level Server, not McpServer: see mcp/tool-registry.ts for why, with the figure. Prompts and resources
     // follow it, since their listings too depend on the client (they name only the tools it can see).
-    const server = new FilteredServer(egress, identity, {
+    const server = new FilteredServer({ egress, traced }, identity, {
       capabilities: { tools: { listChanged: false }, logging: {} },
       instructions: narrowing ? instructionsFor(policy) : processInstructions,
       jsonSchemaValidator,
@@ -194,18 +202,23 @@ function withSlimIdentity(message: JSONRPCMessage): JSONRPCMessage {
 /**
  * The SDK's low-level server, whose every outgoing message passes the egress filter: whichever transport it is
  * connected to (stdio, a 2025 session, a stateless or a 2026-07-28 per-request one, which the SDK connects itself).
+ * With telemetry on, the transport is traced too (inside the filter: what it sees of a response is already clean).
  */
-type Rewrite = ConstructorParameters<typeof OutgoingWire>[1];
+interface Wiring {
+  egress: ConstructorParameters<typeof OutgoingWire>[1];
+  traced?: (transport: Transport) => Transport;
+}
 
 class FilteredServer extends Server {
-  readonly #egress: Rewrite;
+  readonly #wiring: Wiring;
 
-  constructor(egress: Rewrite, ...args: ConstructorParameters<typeof Server>) {
+  constructor(wiring: Wiring, ...args: ConstructorParameters<typeof Server>) {
     super(...args);
-    this.#egress = egress;
+    this.#wiring = wiring;
   }
 
   override connect(transport: Transport): Promise<void> {
-    return super.connect(new OutgoingWire(transport, this.#egress));
+    const { egress, traced } = this.#wiring;
+    return super.connect(new OutgoingWire(traced ? traced(transport) : transport, egress));
   }
 }

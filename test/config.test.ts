@@ -404,6 +404,7 @@ const BOUNDS: Record<string, [number, number]> = {
   SVC_MCP_REQUEST_TIMEOUT_MS: [1000, 600_000],
   SVC_MCP_MAX_CONNECTIONS: [1, 1_000_000],
   SVC_MCP_MAX_UNREAD_BYTES: [65_536, 1_073_741_824],
+  OTEL_METRIC_EXPORT_INTERVAL: [1000, 3_600_000],
 };
 
 describe('whole numbers: the bounds of the table', () => {
@@ -451,10 +452,14 @@ describe('the secrets the redactor keeps out', () => {
         'SVC_MCP_AUTH_TOKEN',
         'SVC_MCP_ALLOWED_ORIGINS',
         'SVC_MCP_ALLOWED_HOSTS',
-      ].map((name) => [name, `value-of-${name}`.padEnd(40, '-')]),
+        'OTEL_EXPORTER_OTLP_HEADERS',
+        'OTEL_EXPORTER_OTLP_TRACES_HEADERS',
+        'OTEL_EXPORTER_OTLP_METRICS_HEADERS',
+      ].map((name) => [name, `${name.endsWith('_HEADERS') ? 'x=' : ''}value-of-${name}`.padEnd(40, '-')]),
     );
-    const secrets = config(['--http'], env).secrets.map((value) => value.replace(/^value-of-|-+$/g, ''));
-    expect(secrets.sort()).toEqual([...SECRET_VARIABLES].sort());
+    // A header list is a secret, and so is each value in it.
+    const secrets = config(['--http'], env).secrets.map((value) => value.replace(/^(x=)?value-of-|-+$/g, ''));
+    expect([...new Set(secrets)].sort()).toEqual([...SECRET_VARIABLES].sort());
     expect(config([]).secrets).toEqual([]);
   });
 });

@@ -47,7 +47,14 @@ describe('the table', () => {
     expect(envDefault('SVC_MAX_RESPONSE_BYTES')).toBe('4194304');
     expect(envDefault('SVC_MAX_RESULT_BYTES')).toBe('100000');
     expect(envDefault('SVC_WORKFLOW_TIMEOUT_MS')).toBe('180000');
-    expect(rows.filter((v) => v.default !== undefined)).toHaveLength(17);
+    expect(envDefault('OTEL_EXPORTER_OTLP_PROTOCOL')).toBe('http/protobuf');
+    expect(envDefault('OTEL_SERVICE_NAME')).toBe('svc-platform-mcp');
+    expect(envDefault('OTEL_SDK_DISABLED')).toBe('false');
+    expect(envDefault('OTEL_TRACES_SAMPLER')).toBe('parentbased_always_on');
+    expect(envDefault('OTEL_TRACES_SAMPLER_ARG')).toBe('1');
+    expect(envDefault('OTEL_METRIC_EXPORT_INTERVAL')).toBe('60000');
+    expect(envDefault('SVC_TELEMETRY_TOOL_ARGUMENTS')).toBe('false');
+    expect(rows.filter((v) => v.default !== undefined)).toHaveLength(24);
   });
 
   it('names no variable twice, counting the names a pattern stands for and the aliases', () => {

@@ -79,6 +79,16 @@ export class Calls {
     };
   }
 
+  /** Calls holding a place (the telemetry's gauge). */
+  get running(): number {
+    return this.#running;
+  }
+
+  /** Calls waiting for a place (the telemetry's gauge). */
+  get waiting(): number {
+    return this.#waiting;
+  }
+
   /** Calls running or waiting. */
   get inFlight(): number {
     return this.#running + this.#waiting;

@@ -8,6 +8,7 @@ import type { PreparedRequest } from '../upstream/request.js';
 import { interpretResponse } from '../upstream/response.js';
 import { signRequest } from '../upstream/sign.js';
 import type { Redactor } from '../util/redact.js';
+import type { AttemptSpan, Telemetry } from '../telemetry/telemetry.js';
 import { CALL_TIMEOUT_SETTING, type CallRecord, type Deadline } from './record.js';
 
 /** A message for the client while a call runs (a retry and its wait, an upstream deprecation): MCP logging. */
@@ -23,6 +24,8 @@ export interface AttemptDeps {
   requestId(): string;
   /** Uniform in [0, 1), for retry jitter. */
   random(): number;
+  /** A CLIENT span per attempt, when telemetry is on. */
+  telemetry?: Telemetry;
 }
 
 /** What one call's attempts are given by the pipeline. */
@@ -79,11 +82,18 @@ export async function attempt<Op extends AnyOperation>(
         );
       wire.attempts += 1;
       record.attempts += 1;
+      let traced: AttemptSpan | undefined;
       try {
         const request = signRequest(prepared, deps);
         for (const [name, value] of Object.entries(request.headers))
           if (CREDENTIAL_HEADERS.has(name.toLowerCase())) sent.add(value);
         const redactor = ctx.redactor.with(sent, CREDENTIAL_HEADERS);
+        traced = deps.telemetry?.attempt({
+          method: built.method,
+          url: built.url,
+          template: operation.spec.path,
+          resendCount: wire.attempts - 1,
+        });
         const answered = await send(deps.upstream, request, {
           deadline,
           maxBytes: deps.config.limits.maxResponseBytes,
@@ -92,6 +102,7 @@ export async function attempt<Op extends AnyOperation>(
           timeoutLabel,
         });
         saw({ delivery: 'yes', status: answered.status });
+        traced?.end(answered.status);
         if (answered.deprecation) {
           ctx.note(
             'notice',
@@ -102,6 +113,7 @@ export async function attempt<Op extends AnyOperation>(
         }
         return interpretResponse(operation, { ...answered, text: redactor.redact(answered.text) }, prepared.asked);
       } catch (error) {
+        traced?.end(error instanceof CallFailure ? error.httpStatus : undefined, failureType(error));
         if (!(error instanceof CallFailure)) throw error;
         saw({
           delivery: furthest(wire.delivery, error.delivery ?? 'maybe'),
@@ -127,6 +139,8 @@ export async function attempt<Op extends AnyOperation>(
     throw withOutcome(operation, CallFailure.from(error), wire);
   }
 }
+
+const failureType = (error: unknown) => (error instanceof CallFailure ? error.code : '_OTHER');
 
 const DELIVERY_ORDER: readonly Delivery[] = ['no', 'maybe', 'yes'];
 const furthest = (a: Delivery, b: Delivery) => (DELIVERY_ORDER.indexOf(a) >= DELIVERY_ORDER.indexOf(b) ? a : b);

@@ -9,6 +9,7 @@ import type { Calls } from './admission.js';
 import { readArguments } from './arguments.js';
 import { attempt, type AttemptDeps, type Note } from './attempts.js';
 import { confirm, type ConfirmationChannel } from './confirmation.js';
+import { traceConfirmation } from './traced-confirmation.js';
 import { dryRunReply } from './dry-run.js';
 import { CALL_TIMEOUT_SETTING, newRecord, type CallRecord, type Deadline } from './record.js';
 import { render, type Reply } from './render.js';
@@ -89,7 +90,9 @@ export function callOperation(
     const prepared = prepareRequest(operation, args, frame.deps.config);
     if (safety.dryRun) return { reply: dryRunReply(signRequest(prepared, frame.deps)) };
     if (frame.confirmDestructive) {
-      const confirmed = await confirm(operation, args, safety.confirm, ctx.confirmation);
+      const confirmed = await traceConfirmation(frame, operation, ctx.confirmation, safety.confirm, () =>
+        confirm(operation, args, safety.confirm, ctx.confirmation),
+      );
       if (confirmed.kind === 'ask') return { input: confirmed.request };
     }
     const deadline = await call.admit();
@@ -126,7 +129,15 @@ export async function runCall(
     signal,
     record,
     async admit(deadline = { at: deps.now() + deps.config.timeoutMs, setting: CALL_TIMEOUT_SETTING }) {
-      release ??= await calls.admit(signal, { client: ctx.client, deadline, now: deps.now });
+      if (release) return deadline;
+      const waiting = deps.telemetry?.admission();
+      try {
+        release = await calls.admit(signal, { client: ctx.client, deadline, now: deps.now });
+      } catch (error) {
+        waiting?.end(CallFailure.from(error).code);
+        throw error;
+      }
+      waiting?.end();
       return deadline;
     },
     attempt: (prepared, deadline) =>
@@ -150,6 +161,7 @@ export async function runCall(
     release?.();
     done();
   }
+  deps.telemetry?.callEnded(logged);
   frame.log({
     tool,
     outcome: logged,
