@@ -16,7 +16,12 @@ export class OutgoingWire<T extends Transport = Transport> implements Transport 
   constructor(inner: T, rewrite: (message: JSONRPCMessage) => JSONRPCMessage) {
     this.inner = inner;
     this.#rewrite = rewrite;
-    inner.onclose = () => this.onclose?.();
+    // A close handler set before (an endpoint's, on a wire the server wraps again at connect) is kept, and runs first.
+    const before = inner.onclose;
+    inner.onclose = () => {
+      before?.();
+      this.onclose?.();
+    };
     inner.onerror = (error) => this.onerror?.(error);
     inner.onmessage = (message, extra) => this.onmessage?.(message, extra);
   }

@@ -46,9 +46,11 @@ export class TracedTransport extends OutgoingWire {
     super(inner, (message) => message);
     this.#options = options;
     inner.onmessage = (message, extra) => this.#received(message, extra);
+    // The handler OutgoingWire installed (a close handler set before, then this wire's own) still runs.
+    const chained = inner.onclose;
     inner.onclose = () => {
       this.#closed();
-      this.onclose?.();
+      chained?.();
     };
   }
 
