@@ -3,6 +3,7 @@
 // earlier build's cli.js, run beside ours in cold start and per call: `node bench/baseline.mjs REF` makes one).
 import { writeFile } from 'node:fs/promises';
 import { performance } from 'node:perf_hooks';
+import * as answers from './answers.mjs';
 import * as burst from './burst.mjs';
 import * as coldStart from './cold-start.mjs';
 import * as contextCost from './context-cost.mjs';
@@ -27,6 +28,7 @@ const benches = [
   ['http-load', () => httpLoad.run({ durationMs: quick ? 1000 : 3000, levels: [1, 8, 32, 128], http })],
   ['burst', () => burst.run({ http })],
   ['server-construction', () => serverConstruction.run()],
+  ['answers', () => answers.run({ runs: quick ? 2 : 5, http })],
 ];
 
 const results = {};

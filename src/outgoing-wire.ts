@@ -1,19 +1,25 @@
 import type { JSONRPCMessage, MessageExtraInfo, Transport, TransportSendOptions } from '@modelcontextprotocol/server';
 import { RPC_ERROR } from './jsonrpc-errors.js';
-import type { Redactor } from './util/redact.js';
+import { WINDOW, type Redactor } from './util/redact.js';
+
+type Rewritten = JSONRPCMessage | Promise<JSONRPCMessage>;
 
 /**
  * A transport whose outgoing messages pass `rewrite` first; everything else passes through untouched, the optional
- * members of the SDK's Transport included (a per-request transport's stream, the versions it may negotiate).
+ * members of the SDK's Transport included (a per-request transport's stream, the versions it may negotiate). A
+ * rewrite may take turns of the event loop (a large message is redacted in windows): messages still leave in the
+ * order they were sent.
  */
 export class OutgoingWire<T extends Transport = Transport> implements Transport {
   onclose?: () => void;
   onerror?: (error: Error) => void;
   onmessage?: (message: JSONRPCMessage, extra?: MessageExtraInfo) => void;
   readonly inner: T;
-  readonly #rewrite: (message: JSONRPCMessage) => JSONRPCMessage;
+  readonly #rewrite: (message: JSONRPCMessage) => Rewritten;
+  /** The sends still waiting for a rewrite that takes turns, or for those before them; settles, never fails. */
+  #waiting: Promise<void> | undefined;
 
-  constructor(inner: T, rewrite: (message: JSONRPCMessage) => JSONRPCMessage) {
+  constructor(inner: T, rewrite: (message: JSONRPCMessage) => Rewritten) {
     this.inner = inner;
     this.#rewrite = rewrite;
     // A close handler set before (an endpoint's, on a wire the server wraps again at connect) is kept, and runs first.
@@ -51,7 +57,18 @@ export class OutgoingWire<T extends Transport = Transport> implements Transport 
   }
 
   send(message: JSONRPCMessage, options?: TransportSendOptions): Promise<void> {
-    return this.inner.send(this.#rewrite(message), options);
+    const rewritten = this.#rewrite(message);
+    if (!(rewritten instanceof Promise) && !this.#waiting) return this.inner.send(rewritten, options);
+    const sent = (this.#waiting ?? Promise.resolve()).then(async () => this.inner.send(await rewritten, options));
+    const settled = sent.then(
+      () => {},
+      () => {},
+    );
+    this.#waiting = settled;
+    void settled.then(() => {
+      if (this.#waiting === settled) this.#waiting = undefined;
+    });
+    return sent;
   }
 }
 
@@ -60,11 +77,16 @@ export class OutgoingWire<T extends Transport = Transport> implements Transport 
  * event a server sends is written out from one of these, so each passes here, cleaned of every configured secret (the
  * redactor knows them all, not one call's). An upstream's answer was already cleaned on arrival with the call's own
  * signatures too, before anything was cut from it; this is the guarantee of the channel. A message that holds no
- * secret goes out as it came.
+ * secret goes out as it came. One larger than a window of the redactor is redacted in windows, taking turns of the
+ * event loop (a result of megabytes, where SVC_MAX_RESULT_BYTES allows one).
  */
-export function redactMessage(redactor: Redactor, message: JSONRPCMessage): JSONRPCMessage {
+export function redactMessage(redactor: Redactor, message: JSONRPCMessage): Rewritten {
   const raw = JSON.stringify(message);
-  const clean = redactor.redact(raw);
+  if (raw.length <= WINDOW) return cleaned(redactor, message, raw, redactor.redact(raw));
+  return redactor.redactInWindows(raw).then((clean) => cleaned(redactor, message, raw, clean));
+}
+
+function cleaned(redactor: Redactor, message: JSONRPCMessage, raw: string, clean: string): JSONRPCMessage {
   if (clean === raw) return message;
   try {
     return JSON.parse(clean) as JSONRPCMessage;

@@ -111,7 +111,9 @@ export async function attempt<Op extends AnyOperation>(
             ),
           );
         }
-        return interpretResponse(operation, { ...answered, text: redactor.redact(answered.text) }, prepared.asked);
+        // A large answer is cleaned and read in slices, the event loop free between them for other clients.
+        const text = await redactor.redactInWindows(answered.text);
+        return await interpretResponse(operation, { ...answered, text }, prepared.asked);
       } catch (error) {
         traced?.end(error instanceof CallFailure ? error.httpStatus : undefined, failureType(error));
         if (!(error instanceof CallFailure)) throw error;

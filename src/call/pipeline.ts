@@ -151,7 +151,7 @@ export async function runCall(
       logged = 'input_required';
       outcome = { kind: 'input', request: completed.input };
     } else {
-      outcome = { kind: 'result', result: render(completed.reply, frame.maxResultBytes) };
+      outcome = { kind: 'result', result: await render(completed.reply, frame.maxResultBytes) };
     }
   } catch (error) {
     const failure = CallFailure.from(error);

@@ -1,5 +1,6 @@
 import { CallFailure } from '../upstream/failure.js';
-import { shortenToFit, shortenedNote } from './result-size.js';
+import { nextTurn } from '../util/next-turn.js';
+import { measure, shortenToFit, shortenedNote } from './result-size.js';
 import type { ToolResult } from './tool-result.js';
 
 /**
@@ -21,9 +22,10 @@ const bytes = (text: string) => Buffer.byteLength(text, 'utf8');
  * The render stage: a reply as a result within the size limit (SVC_MAX_RESULT_BYTES). JSON appears as structured
  * content and, unless the reply words it otherwise, as the same JSON text; an answer too large for that has its
  * longest lists cut, and a second text item says what was left out and how to get it. Secrets were taken out of the
- * upstream's answer when it arrived, before anything was read or cut from it.
+ * upstream's answer when it arrived, before anything was read or cut from it. A large answer is measured in slices,
+ * `pause` awaited between them; it is never copied whole.
  */
-export function render(reply: Reply, max: number): ToolResult {
+export async function render(reply: Reply, max: number, pause: () => Promise<void> = nextTurn): Promise<ToolResult> {
   if (!('json' in reply)) {
     const { text } = reply;
     const structuredContent = { [ANSWERED_AS]: reply.answeredAs };
@@ -44,15 +46,15 @@ export function render(reply: Reply, max: number): ToolResult {
     };
   }
   const structured = reply.json as Record<string, unknown>;
-  const json = JSON.stringify(structured);
+  const measured = await measure(structured, pause);
+  const { size } = measured;
   const words = reply.text;
-  const size = bytes(json);
   if (size + (words === undefined ? size : bytes(words)) <= max) {
-    return { content: [{ type: 'text', text: words ?? json }], structuredContent: structured };
+    return { content: [{ type: 'text', text: words ?? JSON.stringify(structured) }], structuredContent: structured };
   }
   // Room for the structured content: all of it beside a text of words, half of it when the text repeats the JSON.
   const room = (words === undefined ? max / 2 : max - bytes(words)) - 400;
-  const fitted = room > 0 ? shortenToFit(structured, room) : undefined;
+  const fitted = room > 0 ? shortenToFit(structured, measured, room) : undefined;
   if (!fitted) {
     throw new CallFailure(
       'result_too_large',

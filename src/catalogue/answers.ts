@@ -8,7 +8,8 @@ import * as z from 'zod';
  *   digits, exact (the answer is parsed losslessly). A digit string the upstream sends for an Integer (the spec warns
  *   that kafkaVersionCode may come as one) becomes the integer.
  * - Objects are loose: fields the spec does not list pass through. A field whose value has another type than the
- *   spec's is not an error: response.ts moves it to `offSpec`.
+ *   spec's is not an error: src/upstream/read-answer.ts moves it to the `offSpec` of the list item that holds it, or
+ *   of the answer, so that each stays where it was and a shortened list takes it along with its item.
  */
 
 const BIG_INTEGER = z
@@ -38,15 +39,30 @@ export const maybeBoolean = () => z.boolean().nullish();
 /** An object of the spec that may be missing or null; loose. */
 export const maybeObject = <Shape extends z.ZodRawShape>(shape: Shape) => z.looseObject(shape).nullish();
 
-/** An array of the spec that may be missing or null. */
-export const maybeArray = <Item extends z.ZodType>(item: Item) => z.array(item).nullish();
+/** An array of the spec that a success carries. */
+export const list = <Item extends z.ZodType>(item: Item) => z.array(listItem(item));
 
-/** Where response.ts puts the values of an answer whose type differs from the spec's, keyed by their path. */
+/** An array of the spec that may be missing or null. */
+export const maybeArray = <Item extends z.ZodType>(item: Item) => list(item).nullish();
+
+/**
+ * An item of a list as the answer may carry it: with an `offSpec` of its own (an object), or as `{"offSpec": {"":
+ * value}}` when it is itself of another type than the spec's (a `null` among objects, a number among strings). Every
+ * member of an object item is optional (a test holds the catalogue to it), so that such an item still matches.
+ */
+function listItem<Item extends z.ZodType>(item: Item) {
+  if (item instanceof z.ZodObject) return item.extend({ [OFF_SPEC_KEY]: offSpec(ITEM_WORDS) });
+  return z.union([item, z.strictObject({ [OFF_SPEC_KEY]: offSpec(ITEM_WORDS).unwrap() })]);
+}
+
+/** Where read-answer.ts puts a value whose type differs from the spec's, keyed by its path from the holder. */
 export const OFF_SPEC_KEY = 'offSpec';
-export const offSpec = () =>
-  z
-    .record(z.string(), z.unknown())
-    .optional()
-    .describe(
-      "Values whose type differs from the spec's, by path, as the upstream sent them (left out of their place)",
-    );
+/** The path of a list item that is itself of another type than the spec's, in its `offSpec`. */
+export const OFF_SPEC_ITEM = '';
+const ANSWER_WORDS =
+  "Values whose type differs from the spec's, by path, as the upstream sent them (left out of their place; a list " +
+  "item's are in its own offSpec)";
+const ITEM_WORDS =
+  'This item\'s values whose type differs from the spec\'s, by path within the item ("" for the item itself, then ' +
+  'nothing else), as the upstream sent them';
+export const offSpec = (words = ANSWER_WORDS) => z.record(z.string(), z.unknown()).optional().describe(words);

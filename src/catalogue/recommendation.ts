@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { maybeArray, maybeBoolean, maybeString } from './answers.js';
+import { list, maybeArray, maybeBoolean, maybeString } from './answers.js';
 import { pathSegment } from './fields.js';
 import { defineOperation } from './types.js';
 
@@ -24,7 +24,7 @@ export const getDefaultSchema = defineOperation({
       datasetType: maybeString(),
       name: maybeString(),
       description: maybeString(),
-      fields: z.array(
+      fields: list(
         z.looseObject({
           name: maybeString(),
           type: maybeArray(z.string()).describe(`Of ${FIELD_TYPES.join(', ')}`),

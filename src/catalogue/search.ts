@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { maybeString } from './answers.js';
+import { list, maybeString } from './answers.js';
 import { SERVER_LIMITS, pathSegment } from './fields.js';
 import { defineOperation } from './types.js';
 
@@ -58,7 +58,7 @@ export const listTokenizerLanguages = defineOperation({
   arrayResultKey: 'languages',
   output: () =>
     z.looseObject({
-      languages: z.array(
+      languages: list(
         z.looseObject({ language: maybeString(), type: maybeString(), method: maybeString(), option: maybeString() }),
       ),
     }),

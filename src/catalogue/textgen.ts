@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { maybeArray, maybeInteger, maybeString } from './answers.js';
+import { list, maybeArray, maybeInteger, maybeString } from './answers.js';
 import { SERVER_LIMITS, pathSegment } from './fields.js';
 import { defineOperation } from './types.js';
 
@@ -64,7 +64,7 @@ export const createCompletion = defineOperation({
         outputTokens: maybeArray(z.string()),
         // The spec types probs as a Float and describes one per generated token: either is taken.
         probs: z
-          .union([z.number(), z.array(z.number())])
+          .union([z.number(), list(z.number())])
           .nullish()
           .describe('Probability of each generated token being selected'),
         aiFilters: maybeArray(

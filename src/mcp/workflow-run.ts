@@ -225,7 +225,7 @@ function stopIfCancelled(signal: AbortSignal): void {
 }
 
 /** A token count: the service's length field, else the length of its token list; undefined when neither is given. */
-function count(length: unknown, tokens: string[] | null | undefined): number | undefined {
+function count(length: unknown, tokens: readonly unknown[] | null | undefined): number | undefined {
   if (typeof length === 'number' && Number.isInteger(length) && length >= 0) return length;
   return tokens?.length;
 }

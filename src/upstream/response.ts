@@ -1,10 +1,11 @@
-import { OFF_SPEC_KEY } from '../catalogue/answers.js';
 import type { AnswerForm, CompiledOperation } from '../catalogue/compile.js';
 import { HTTP_STATUS_LEADS } from '../catalogue/gateway-errors.js';
 import type { Answer, AnyOperation } from '../catalogue/types.js';
 import { GATEWAY_ERROR_CODES, RETRYABLE_GATEWAY_CODES, RETRYABLE_HTTP_STATUSES, CallFailure } from './failure.js';
-import { parseJsonExact } from './exact-json.js';
 import type { RawResponse } from './http.js';
+import { readAnswer } from './read-answer.js';
+import { parseJsonInSlices } from './sliced-json.js';
+import { nextTurn } from '../util/next-turn.js';
 import { jsonpContent, xmlStatus, type XmlStatus } from './text-answers.js';
 
 type Json = Record<string, unknown>;
@@ -19,17 +20,19 @@ type Body =
   | { kind: 'malformed'; reason: string; expected: string };
 
 /**
- * Turns an upstream answer into the operation's typed answer, or throws the CallFailure that explains it. Pure.
- * A tolerant reader: nulls, missing optional fields, extra fields and values of another type than the spec's never
- * fail a call; an answer without what a success of the operation carries (the required members of its output
- * schema, and its envelope's success code) always does, and says so.
+ * Turns an upstream answer into the operation's typed answer, or throws the CallFailure that explains it. Pure but
+ * for `pause`, awaited between slices of a large answer's work (read-answer.ts). A tolerant reader: nulls, missing
+ * optional fields, extra fields and values of another type than the spec's never fail a call; an answer without what
+ * a success of the operation carries (the required members of its output schema, and its envelope's success code)
+ * always does, and says so.
  */
-export function interpretResponse<Op extends AnyOperation>(
+export async function interpretResponse<Op extends AnyOperation>(
   operation: CompiledOperation<Op>,
   res: RawResponse,
   asked: AnswerForm = 'json',
-): Answer<Op> {
-  const body = readBody(operation, res, asked);
+  pause: () => Promise<void> = nextTurn,
+): Promise<Answer<Op>> {
+  const body = await readBody(operation, res, asked, pause);
   if (res.status < 200 || res.status >= 300) throw withStatusLead(res.status, httpFailure(res, body));
   if (res.text.trim() === '') throw lacking(operation, res, 'an empty body');
 
@@ -60,7 +63,9 @@ export function interpretResponse<Op extends AnyOperation>(
   const gateway = gatewayError(parsed);
   if (gateway) throw gateway(res.status);
   checkEnvelope(operation, parsed, res.status);
-  const value = readAnswer(operation, parsed, res);
+  const read = await readAnswer(operation.output, parsed, operation.successPaths(), pause);
+  if ('lacking' in read) throw lacking(operation, res, read.lacking.join(', '), `: ${snippet(res.text)}`);
+  const { value } = read;
   // A JSONP answer was asked for as such: it passes as it came, once its status is known to be a success.
   return (body.jsonp ? { kind: 'text', value: res.text } : { kind: 'json', value }) as Answer<Op>;
 }
@@ -70,12 +75,17 @@ export function interpretResponse<Op extends AnyOperation>(
  * (`callback(JSON)` and nothing else), or XML as text. A body of another form than the one asked for is malformed:
  * an HTML login page, `OK` as text/plain or a truncated JSON body is no answer, whatever its status.
  */
-function readBody(operation: CompiledOperation, res: RawResponse, asked: AnswerForm): Body {
+async function readBody(
+  operation: CompiledOperation,
+  res: RawResponse,
+  asked: AnswerForm,
+  pause: () => Promise<void>,
+): Promise<Body> {
   const looksJson = /\bjson\b/i.test(res.contentType) || /^\s*[[{]/.test(res.text);
   let reason = `content type "${res.contentType || 'none'}"`;
   if (looksJson) {
     try {
-      return { kind: 'json', value: parseJsonExact(res.text), jsonp: false };
+      return { kind: 'json', value: await parseJsonInSlices(res.text, pause), jsonp: false };
     } catch (error) {
       reason = (error as Error).message;
     }
@@ -85,48 +95,12 @@ function readBody(operation: CompiledOperation, res: RawResponse, asked: AnswerF
     const inner = jsonpContent(res.text);
     if (inner === undefined) return { kind: 'malformed', reason: 'not callback(...)', expected: 'JSONP' };
     try {
-      return { kind: 'json', value: parseJsonExact(inner), jsonp: true };
+      return { kind: 'json', value: await parseJsonInSlices(inner, pause), jsonp: true };
     } catch (error) {
       return { kind: 'malformed', reason: (error as Error).message, expected: 'JSONP of valid JSON' };
     }
   }
   return { kind: 'text', status: xmlStatus(res.text) };
-}
-
-/**
- * The answer as the output schema reads it. A field whose value has another type than the spec's is moved to
- * `offSpec` (keyed by its path) rather than failing the call, so that the result still matches the published output
- * schema; only a field a success carries must be as the spec says. Each pass removes every stray value zod reports,
- * so two passes suffice; the third is a bound.
- */
-function readAnswer(operation: CompiledOperation, body: Json, res: RawResponse): unknown {
-  const required = operation.successPaths();
-  let current = body;
-  const aside: Json = {};
-  for (let pass = 0; pass < 3; pass++) {
-    const check = operation.output.safeParse(current);
-    if (check.success) return Object.keys(aside).length > 0 ? { ...check.data, [OFF_SPEC_KEY]: aside } : check.data;
-    // An issue is the success's when the member it would move holds (or is) something a success carries.
-    const essential = check.error.issues.filter((issue) =>
-      required.some((path) => startsWith(path, memberPath(issue.path))),
-    );
-    if (essential.length > 0) {
-      const what = essential.map((issue) => {
-        const path = issue.path.join('.') || 'body';
-        return valueAt(current, issue.path) == null
-          ? `no ${path}`
-          : `${path} that is not as the spec says (${issue.message})`;
-      });
-      throw lacking(operation, res, what.join(', '), `: ${snippet(res.text)}`);
-    }
-    if (current === body) current = structuredClone(body);
-    for (const issue of check.error.issues) setAside(current, issue.path, aside);
-  }
-  throw new CallFailure(
-    'unexpected_response',
-    `upstream answer could not be read as the spec describes it: ${snippet(res.text)}`,
-    { httpStatus: res.status },
-  );
 }
 
 /**
@@ -151,10 +125,6 @@ function successWords(operation: CompiledOperation): string {
   return words.length > 1 ? `${words.slice(0, -1).join(', ')} and ${words.at(-1)}` : (words[0] ?? 'a body');
 }
 
-/** Whether `prefix` is where `path` starts (an issue at an object that holds a success path concerns that path). */
-const startsWith = (path: readonly string[], prefix: readonly PropertyKey[]) =>
-  prefix.length <= path.length && prefix.every((key, i) => String(key) === path[i]);
-
 function valueAt(root: unknown, path: readonly PropertyKey[]): unknown {
   let node = root;
   for (const key of path) {
@@ -162,24 +132,6 @@ function valueAt(root: unknown, path: readonly PropertyKey[]): unknown {
     node = (node as Record<PropertyKey, unknown>)[key];
   }
   return node;
-}
-
-/** The path of the member an issue is about: the innermost object member on its path (an array item's array). */
-function memberPath(path: readonly PropertyKey[]): readonly PropertyKey[] {
-  let last = path.length - 1;
-  while (last >= 0 && typeof path[last] !== 'string') last--;
-  return path.slice(0, last + 1);
-}
-
-/** Moves the member an issue is about from `root` to `aside`, keyed by its path. */
-function setAside(root: Json, path: readonly PropertyKey[], aside: Json): void {
-  const member = memberPath(path);
-  if (member.length === 0) return;
-  const holder = valueAt(root, member.slice(0, -1));
-  const key = member.at(-1) as string;
-  if (!isObject(holder) || !(key in holder)) return;
-  aside[member.join('.')] = holder[key];
-  delete holder[key];
 }
 
 /**

@@ -1,3 +1,4 @@
+import { nextTurn } from './next-turn.js';
 import { BREAK, DECODERS, rootView, stringOf, type View } from './redact-views.js';
 
 /**
@@ -29,6 +30,7 @@ export class Redactor {
   readonly #headerValues: RegExp | undefined;
   /** The header names as the views spell them. */
   readonly #headerNames: readonly string[];
+  #breakerSet: ReadonlySet<number> | undefined;
 
   constructor(secrets: Iterable<string>, credentialHeaders: Iterable<string> = []) {
     this.#secrets = new Set();
@@ -52,6 +54,7 @@ export class Redactor {
     }
     this.#long = long;
     this.#short = [...short].sort((a, b) => b.length - a.length);
+    this.#breakerSet = undefined;
   }
 
   /** A redactor that also knows these secrets (e.g. the ones one call sent); this one is left as it is. */
@@ -60,25 +63,120 @@ export class Redactor {
   }
 
   redact(text: string): string {
-    if (this.#long.length === 0 && this.#short.length === 0 && !this.#headerValues) return text;
+    if (this.#nothingToFind()) return text;
+    const found = this.#found();
+    this.#findIn(text, 0, text.length, found);
+    return this.#finish(text, found);
+  }
+
+  /**
+   * The same redaction of a text of any size, with the event loop free between windows of about WINDOW units (`pause`
+   * is awaited between them): a 4 MiB answer must not hold up every other client. Windows start and end only between
+   * two characters no encoding runs through (a quiet cut: `"{`, `><`…), where every view of a window is the view of
+   * the whole text there; and each one reaches OVERLAP units into the next, so that a spelling that spans a cut lies
+   * whole in one window.
+   */
+  async redactInWindows(text: string, pause: () => Promise<void> = nextTurn): Promise<string> {
+    if (this.#nothingToFind()) return text;
+    const found = this.#found();
+    const overlap = this.#overlap();
+    const window = Math.max(WINDOW, 4 * overlap);
+    for (let from = 0; from < text.length;) {
+      const next = this.#quietCut(text, from + window);
+      const to = next >= text.length ? text.length : this.#quietCut(text, next + overlap);
+      this.#findIn(text, from, to, found);
+      from = next;
+      if (from < text.length) await pause();
+    }
+    return this.#finish(text, found);
+  }
+
+  #nothingToFind(): boolean {
+    return this.#long.length === 0 && this.#short.length === 0 && !this.#headerValues;
+  }
+
+  #found(): Found {
+    return { spans: [], namesHeader: false };
+  }
+
+  /** The spans of every secret found in the text's units [from, to), read as a text of its own. */
+  #findIn(text: string, from: number, to: number, found: Found): void {
+    const window = from === 0 && to === text.length ? text : text.slice(from, to);
+    const views = this.#long.length > 0 ? viewsOf(window) : [rootView(window)];
     const spans: Span[] = [];
-    const views = this.#long.length > 0 ? viewsOf(text) : [rootView(text)];
-    let namesHeader = false;
+    // Parts of a secret are looked for only where the window's start or end is the text's.
+    const edges = { start: from === 0, end: to === text.length };
     // One folded copy at a time: a large answer's views and their copies together would hold many times its size.
     for (const view of views) {
       const folded = fold(view.text);
-      for (const needles of this.#long) findNeedles(view, folded, needles, spans, text);
+      for (const needles of this.#long) findNeedles(view, folded, needles, spans, window.length, edges);
       if (view.depth === 0) for (const secret of this.#short) findAll(view, folded, secret, 0, 0, spans);
-      if (this.#headerValues && view.depth <= 1 && !namesHeader) {
-        namesHeader = this.#headerNames.some((name) => folded.includes(name));
+      if (this.#headerValues && view.depth <= 1 && !found.namesHeader) {
+        found.namesHeader = this.#headerNames.some((name) => folded.includes(name));
       }
     }
+    for (const [start, end, wholeLines] of spans) found.spans.push([start + from, end + from, wholeLines]);
+  }
+
+  #finish(text: string, { spans, namesHeader }: Found): string {
     let out = spans.length > 0 ? withoutSpans(text, spans) : text;
     // The pattern scans the whole text; most texts name no credential header at all.
     if (this.#headerValues && namesHeader) out = out.replace(this.#headerValues, '$1$2[redacted]');
     return out;
   }
+
+  /**
+   * How far a spelling of a secret may reach in the text: its longest form, each unit of which is at most
+   * UNIT_SPELLING units of the view below, through MAX_DEPTH views.
+   */
+  #overlap(): number {
+    let longest = 0;
+    for (const needles of this.#long) for (const form of needles.forms) longest = Math.max(longest, form.text.length);
+    for (const secret of this.#short) longest = Math.max(longest, secret.length);
+    return (longest + 2) * UNIT_SPELLING ** MAX_DEPTH;
+  }
+
+  /** The first quiet cut at or after `at` (the text's end if there is none): two breakers side by side. */
+  #quietCut(text: string, at: number): number {
+    const breakers = this.#breakers;
+    let before = at > 0 && at <= text.length ? breakers.has(text.charCodeAt(at - 1)) : false;
+    for (let i = Math.max(at, 1); i < text.length; i += 1) {
+      const breaker = breakers.has(text.charCodeAt(i));
+      if (before && breaker) return i;
+      before = breaker;
+    }
+    return text.length;
+  }
+
+  /**
+   * Characters no decoder reads as part of an escape or a run (JSON's and XML's structure), less any a secret holds:
+   * no spelling of a secret then runs through two of them side by side.
+   */
+  get #breakers(): ReadonlySet<number> {
+    if (!this.#breakerSet) {
+      const inSecrets = new Set([...this.#secrets].flatMap((s) => [...fold(s)].map((c) => c.charCodeAt(0))));
+      this.#breakerSet = new Set([...BREAKERS].map((c) => c.charCodeAt(0)).filter((c) => !inSecrets.has(c)));
+    }
+    return this.#breakerSet;
+  }
 }
+
+/** What the windows of one text found. */
+interface Found {
+  spans: Span[];
+  namesHeader: boolean;
+}
+
+/** Units of text redacted between two turns of the event loop (a few milliseconds of work). */
+export const WINDOW = 128 * 1024;
+/**
+ * The most units of a view one unit of the view it decodes can take (`%E2%82%AC` is nine for one; a hex byte with its
+ * separator three; base64 four for three). References padded with zeros can be longer; they hold no breaker, so no
+ * window is cut inside one.
+ */
+const UNIT_SPELLING = 10;
+/** JSON's and XML's structure: no escape, hex, base64, quoted-printable or UTF-16 run goes through two of them. */
+const BREAKERS = '"{}[]<>';
 
 const REDACTED = '[redacted]';
 /** Shorter secrets are looked for only as they are. */
@@ -181,10 +279,23 @@ function unique(list: readonly Needle[]): Needle[] {
   return [...byText.values()];
 }
 
+/** Which ends of the text searched are the ends of the whole text (a window in the middle has neither). */
+interface Edges {
+  start: boolean;
+  end: boolean;
+}
+
 /** Every occurrence of every spelling of one secret in a view, and the parts of it cut at the text's ends. */
-function findNeedles(view: View, folded: string, needles: Needles, spans: Span[], original: string): void {
+function findNeedles(
+  view: View,
+  folded: string,
+  needles: Needles,
+  spans: Span[],
+  originalLength: number,
+  edges: Edges,
+): void {
   for (const { text, before, after } of needles.forms) findAll(view, folded, text, before, after, spans);
-  for (const secret of needles.cuttable) findCut(view, folded, secret, spans, original.length);
+  for (const secret of needles.cuttable) findCut(view, folded, secret, spans, originalLength, edges);
 }
 
 function findAll(view: View, folded: string, needle: string, before: number, after: number, spans: Span[]): void {
@@ -197,13 +308,20 @@ function findAll(view: View, folded: string, needle: string, before: number, aft
  * The end of a secret at the view's start, or its start at the view's end, MIN_PART units or more, where the view's
  * start or end is (within EDGE units) the original text's.
  */
-function findCut(view: View, folded: string, secret: string, spans: Span[], originalLength: number): void {
+function findCut(
+  view: View,
+  folded: string,
+  secret: string,
+  spans: Span[],
+  originalLength: number,
+  edges: Edges,
+): void {
   const n = folded.length;
   const longest = Math.min(secret.length - 1, n);
   if (longest < MIN_PART) return;
   const startOf = (i: number) => (view.start ? view.start[i]! : i);
   const endOf = (i: number) => (view.end ? view.end[i]! : i + 1);
-  for (let skip = 0; skip <= EDGE && skip < n; skip += 1) {
+  for (let skip = 0; edges.start && skip <= EDGE && skip < n; skip += 1) {
     if (startOf(skip) > EDGE) break;
     for (let k = Math.min(longest, n - skip); k >= MIN_PART; k -= 1) {
       if (folded.startsWith(secret.slice(secret.length - k), skip)) {
@@ -212,7 +330,7 @@ function findCut(view: View, folded: string, secret: string, spans: Span[], orig
       }
     }
   }
-  for (let skip = 0; skip <= EDGE && skip < n; skip += 1) {
+  for (let skip = 0; edges.end && skip <= EDGE && skip < n; skip += 1) {
     if (endOf(n - 1 - skip) < originalLength - EDGE) break;
     for (let k = Math.min(longest, n - skip); k >= MIN_PART; k -= 1) {
       if (folded.startsWith(secret.slice(0, k), n - skip - k)) {

@@ -7,6 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import { CATALOGUE } from '../../src/catalogue/catalogue.js';
 import { computeToolDefinitions } from '../../src/mcp/tool-definitions.js';
+import { sharedLazyValidator } from '../../src/mcp/schema-validator.js';
 
 type Schema = {
   type?: string;
@@ -395,4 +396,30 @@ describe('spec constraints in the JSON Schema', () => {
     expect(output.properties!.languages!.type).toBe('array');
     expect(output.required).toContain('languages');
   });
+});
+
+describe('off-spec values in lists (docs/tools.md, Answers)', () => {
+  /** Every `items` schema of a JSON Schema, however deep. */
+  const itemSchemas = (node: unknown, found: Schema[] = []): Schema[] => {
+    if (Array.isArray(node)) for (const child of node) itemSchemas(child, found);
+    else if (node && typeof node === 'object') {
+      const schema = node as Schema;
+      if (schema.items) found.push(schema.items);
+      for (const child of Object.values(schema)) itemSchemas(child, found);
+    }
+    return found;
+  };
+  const validator = sharedLazyValidator();
+
+  it.each(CATALOGUE.map((op) => [op.name] as const))(
+    '%s: an item of every list of the output may be {"offSpec": {"": value}} and carry an offSpec of its own',
+    (name) => {
+      const items = itemSchemas(byName(name).outputSchema);
+      for (const item of items) {
+        const check = validator.getValidator(item as never);
+        expect(check({ offSpec: { '': null } }).valid, JSON.stringify(item).slice(0, 200)).toBe(true);
+        expect(check({ offSpec: { '': 42, x: 1 } }).valid).toBe(true);
+      }
+    },
+  );
 });

@@ -30,6 +30,8 @@ export type Reply =
       body?: unknown;
       /** Wait this long before answering. */
       delayMs?: number;
+      /** Called once the whole answer is handed to the socket. */
+      onSent?: () => void;
     }
   | { reset: true }
   | { hang: true };
@@ -101,7 +103,7 @@ export async function startRecordingServer(): Promise<RecordingServer> {
         }
       }
       res.writeHead(reply.status ?? 200, headers);
-      res.end(text);
+      res.end(text, reply.onSent);
     };
     if (reply.delayMs) {
       const timer = setTimeout(() => {

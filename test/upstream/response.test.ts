@@ -23,8 +23,11 @@ import { sharedLazyValidator } from '../../src/mcp/schema-validator.js';
 const json = (body: unknown, status = 200) => ({ status, contentType: 'application/json', text: JSON.stringify(body) });
 
 /** The answer's value, checked against the output schema the tool publishes (what an MCP client validates with). */
-function answered(op: AnyOperation, res: { status: number; contentType: string; text: string }): unknown {
-  const answer = interpretResponse(compiled(op), res);
+async function answered(
+  op: AnyOperation,
+  res: { status: number; contentType: string; text: string },
+): Promise<unknown> {
+  const answer = await interpretResponse(compiled(op), res);
   expect(answer.kind).toBe('json');
   const schema = toolDefinition(op).outputSchema;
   if (schema) {
@@ -38,13 +41,13 @@ function answered(op: AnyOperation, res: { status: number; contentType: string; 
 const askedFor = (res: { text: string }): AnswerForm =>
   res.text.trimStart().startsWith('<') ? 'xml' : /^\s*[\w$.-]+\s*\(/.test(res.text) ? 'jsonp' : 'json';
 
-function failure(
+async function failure(
   op: AnyOperation,
   res: { status: number; contentType: string; text: string },
   asked: AnswerForm = askedFor(res),
-): CallFailure {
+): Promise<CallFailure> {
   try {
-    interpretResponse(compiled(op), res, asked);
+    await interpretResponse(compiled(op), res, asked);
   } catch (error) {
     expect(error).toBeInstanceOf(CallFailure);
     return error as CallFailure;
@@ -124,11 +127,11 @@ describe('null and missing fields the spec does not guarantee are an answer, not
       { status: { code: '20000', message: null }, result: { text: 'hi', inputLength: null, aiFilters: null } },
     ],
     ['E15 data members', migrateKey, { code: 'SUCCESS', data: { keyTag: null, targetRegion: 'KR' } }],
-  ])('%s', (_, op, body) => {
-    expect(answered(op, json(body))).toEqual(body);
+  ])('%s', async (_, op, body) => {
+    expect(await answered(op, json(body))).toEqual(body);
   });
 
-  it('passes fields the spec does not list through', () => {
+  it('passes fields the spec does not list through', async () => {
     const body = {
       scannerId: 7,
       name: 's',
@@ -136,27 +139,66 @@ describe('null and missing fields the spec does not guarantee are an answer, not
       startedAt: '2026-01-01',
       extra: { nested: [1] },
     };
-    expect(answered(runScanner, json(body))).toEqual(body);
+    expect(await answered(runScanner, json(body))).toEqual(body);
   });
 
-  it('moves a value of another type than the spec says to offSpec, and still answers', () => {
+  it('moves a value of another type than the spec says to offSpec, and still answers', async () => {
     const body = { methodResponseDto: { apiId: 'a', statusCode: 'two hundred', responseDescription: 42 } };
-    expect(answered(createMethodResponse, json(body))).toEqual({
+    expect(await answered(createMethodResponse, json(body))).toEqual({
       methodResponseDto: { apiId: 'a' },
       offSpec: { 'methodResponseDto.statusCode': 'two hundred', 'methodResponseDto.responseDescription': 42 },
     });
-    expect(answered(getDefaultSchema, json({ fields: [{ name: 'A', type: 'string' }], name: ['x'] }))).toEqual({
-      fields: [{ name: 'A' }],
-      offSpec: { 'fields.0.type': 'string', name: ['x'] },
+    // In a list, the item keeps its own: a shortened list takes them along.
+    expect(await answered(getDefaultSchema, json({ fields: [{ name: 'A', type: 'string' }], name: ['x'] }))).toEqual({
+      fields: [{ name: 'A', offSpec: { type: 'string' } }],
+      offSpec: { name: ['x'] },
     });
   });
 
-  it('takes an Integer sent as digits as the integer (E1 kafkaVersionCode, as the spec warns)', () => {
+  it('keeps an item of another type than the spec says in its place, as {"offSpec": {"": item}}', async () => {
+    const content = [{ productId: 'a' }, null, { productId: 7, productName: 'b' }, 'c'];
+    expect(await answered(listProducts, json({ productPage: { content } }))).toEqual({
+      productPage: {
+        content: [
+          { productId: 'a' },
+          { offSpec: { '': null } },
+          { productName: 'b', offSpec: { productId: 7 } },
+          { offSpec: { '': 'c' } },
+        ],
+      },
+    });
+    // A list a success carries, too; and a list of strings (E10's type) in an item of a list.
+    expect(await answered(listTokenizerLanguages, json(['thai', { language: 'ko' }]))).toEqual({
+      languages: [{ offSpec: { '': 'thai' } }, { language: 'ko' }],
+    });
+    expect(await answered(getDefaultSchema, json({ fields: [{ name: 'A', type: ['string', 3] }] }))).toEqual({
+      fields: [{ name: 'A', type: ['string', { offSpec: { '': 3 } }] }],
+    });
+    // E12's probs: a number, or a list of them.
+    const status = { code: '20000' };
+    expect(await answered(createCompletion, json({ status, result: { probs: [0.5, 'x'] } }))).toEqual({
+      status,
+      result: { probs: [0.5, { offSpec: { '': 'x' } }] },
+    });
+  });
+
+  it('reads a long list item by item, with the same outcome', async () => {
+    const content = Array.from({ length: 1000 }, (_, i) => (i % 100 === 7 ? { productId: i } : { productId: `${i}` }));
+    const value = (await answered(listProducts, json({ productPage: { total: '1000', content } }))) as {
+      productPage: { total: number; content: unknown[] };
+    };
+    expect(value.productPage.total).toBe(1000);
+    expect(value.productPage.content).toHaveLength(1000);
+    expect(value.productPage.content[7]).toEqual({ offSpec: { productId: 7 } });
+    expect(value.productPage.content[8]).toEqual({ productId: '8' });
+  });
+
+  it('takes an Integer sent as digits as the integer (E1 kafkaVersionCode, as the spec warns)', async () => {
     const body = {
       code: '0',
       result: { totalCount: '3', kafkaConfigGroupList: [{ kafkaVersionCode: '3050100', configGroupNo: 1201 }] },
     };
-    expect(answered(listConfigGroups, json(body))).toEqual({
+    expect(await answered(listConfigGroups, json(body))).toEqual({
       code: 0,
       result: { totalCount: 3, kafkaConfigGroupList: [{ kafkaVersionCode: 3050100, configGroupNo: 1201 }] },
     });
@@ -193,13 +235,13 @@ describe('published output schemas say integer for Integer and allow null for wh
         [updateJobExecutionOptions, 'runCondition.numWorker'],
       ] as [AnyOperation, string][]
     ).map(([op, path]) => [op.id, path, op] as const),
-  )('%s %s: integer, exact digits beyond 2^53, or null', (_, path, op) => {
+  )('%s %s: integer, exact digits beyond 2^53, or null', async (_, path, op) => {
     const node = property(op, path);
     expect(types(node)).toEqual(['integer', 'string', 'null']);
     expect(JSON.stringify(node)).toMatch(/beyond 2\^53/);
   });
 
-  it('says number for a Float (E5 x) and allows null', () => {
+  it('says number for a Float (E5 x) and allows null', async () => {
     expect(types(property(reverseGeocode, 'results.[].land.coords.center.x'))).toEqual(['number', 'null']);
   });
 });
@@ -224,40 +266,42 @@ describe('an answer without what a success carries is an error that says so', ()
     E15: 'code SUCCESS and data',
   };
 
-  it.each(CATALOGUE.map((op) => [op.id, op] as const))('%s: an empty 2xx body', (id, op) => {
-    const error = failure(op, { status: 200, contentType: 'application/json', text: '' });
+  it.each(CATALOGUE.map((op) => [op.id, op] as const))('%s: an empty 2xx body', async (id, op) => {
+    const error = await failure(op, { status: 200, contentType: 'application/json', text: '' });
     expect(error.code).toBe('unexpected_response');
     expect(error.message).toBe(
       `the upstream answered HTTP 200 with an empty body; a success of ${id} carries ${CARRIES[id]}`,
     );
   });
 
-  it('E11 answered 204 with no body: the spec says a success carries result', () => {
-    expect(failure(deleteService, { status: 204, contentType: '', text: '' }).message).toBe(
+  it('E11 answered 204 with no body: the spec says a success carries result', async () => {
+    expect((await failure(deleteService, { status: 204, contentType: '', text: '' })).message).toBe(
       'the upstream answered HTTP 204 with an empty body; a success of E11 carries result',
     );
   });
 
-  it('names what is missing or not as the spec says', () => {
-    expect(failure(migrateKey, json({ code: 'SUCCESS' })).message).toBe(
+  it('names what is missing or not as the spec says', async () => {
+    expect((await failure(migrateKey, json({ code: 'SUCCESS' }))).message).toBe(
       'the upstream answered HTTP 200 with no data; a success of E15 carries code SUCCESS and data: {"code":"SUCCESS"}',
     );
-    expect(failure(migrateKey, json({})).message).toMatch(/^the upstream answered HTTP 200 with no code, no data;/);
-    expect(failure(translateText, json({ message: { result: { translatedText: 5 } } })).message).toMatch(
+    expect((await failure(migrateKey, json({}))).message).toMatch(
+      /^the upstream answered HTTP 200 with no code, no data;/,
+    );
+    expect((await failure(translateText, json({ message: { result: { translatedText: 5 } } }))).message).toMatch(
       /with message\.result\.translatedText that is not as the spec says \(.*expected string.*\); a success of E3 carries/,
     );
-    expect(failure(createCompletion, json({ result: { text: 'x' } })).message).toMatch(/with no status;/);
-    // A list a success carries keeps its items: one that is not an object is not moved out of it.
-    expect(failure(listTokenizerLanguages, json(['thai'])).message).toMatch(
-      /^the upstream answered HTTP 200 with languages\.0 that is not as the spec says \(.*expected object.*\); a success of E14 carries languages/,
+    expect((await failure(createCompletion, json({ result: { text: 'x' } }))).message).toMatch(/with no status;/);
+    // A list a success carries must be a list (its items are read as any list's).
+    expect((await failure(listTokenizerLanguages, json({ languages: 'thai' }))).message).toMatch(
+      /^the upstream answered HTTP 200 with languages that is not as the spec says \(.*expected array.*\); a success of E14 carries languages/,
     );
   });
 });
 
 describe('integers beyond 2^53 are handed on exactly', () => {
-  it('E7 total and initialCount, as their digits', () => {
+  it('E7 total and initialCount, as their digits', async () => {
     const text = '{"initialCount":9007199254740993,"productPage":{"total":12345678901234567890,"content":[]}}';
-    expect(answered(listProducts, { status: 200, contentType: 'application/json', text })).toEqual({
+    expect(await answered(listProducts, { status: 200, contentType: 'application/json', text })).toEqual({
       initialCount: '9007199254740993',
       productPage: { total: '12345678901234567890', content: [] },
     });
@@ -265,15 +309,15 @@ describe('integers beyond 2^53 are handed on exactly', () => {
 });
 
 describe('documented failure codes in a 2xx answer', () => {
-  it('E15 code other than SUCCESS is a refusal that says what the body says', () => {
-    const error = failure(migrateKey, json({ code: 'FAIL', data: { reason: 'exists' } }));
+  it('E15 code other than SUCCESS is a refusal that says what the body says', async () => {
+    const error = await failure(migrateKey, json({ code: 'FAIL', data: { reason: 'exists' } }));
     expect(error.message).toBe('upstream error FAIL: {"data":{"reason":"exists"}}');
     expect(error.refused).toBe(true);
     expect(error.upstreamCode).toBe('FAIL');
   });
 
-  it('an answer without the code is not a refusal', () => {
-    expect(failure(migrateKey, json({ data: {} })).refused).toBe(false);
+  it('an answer without the code is not a refusal', async () => {
+    expect((await failure(migrateKey, json({ data: {} }))).refused).toBe(false);
   });
 });
 
@@ -289,8 +333,8 @@ describe('E5 answers in JSONP and XML: their maps status decides', () => {
     text: `<?xml version="1.0" encoding="UTF-8"?>\n<response>\n  <status>\n    <code>${code}</code>\n    <name>${code === 0 ? 'ok' : 'invalid request'}</name>\n    <message>coords &amp; more</message>\n  </status>\n  <results/>\n</response>\n`,
   });
 
-  it('JSONP with status 100 at HTTP 200 is an error with its code', () => {
-    const error = failure(
+  it('JSONP with status 100 at HTTP 200 is an error with its code', async () => {
+    const error = await failure(
       reverseGeocode,
       jsonp({ status: { code: 100, name: 'invalid request', message: 'bad coords' } }),
     );
@@ -299,13 +343,13 @@ describe('E5 answers in JSONP and XML: their maps status decides', () => {
     expect(error.message).toBe('upstream error 100: invalid request: bad coords');
   });
 
-  it('JSONP and XML at HTTP 400 keep the maps code', () => {
-    const fromJsonp = failure(
+  it('JSONP and XML at HTTP 400 keep the maps code', async () => {
+    const fromJsonp = await failure(
       reverseGeocode,
       jsonp({ status: { code: 100, name: 'invalid request', message: 'bad coords' } }, 400),
     );
     expect([fromJsonp.code, fromJsonp.upstreamCode, fromJsonp.httpStatus]).toEqual(['upstream_error', '100', 400]);
-    const fromXml = failure(reverseGeocode, xml(100, 400));
+    const fromXml = await failure(reverseGeocode, xml(100, 400));
     expect([fromXml.code, fromXml.upstreamCode, fromXml.message]).toEqual([
       'upstream_error',
       '100',
@@ -313,29 +357,36 @@ describe('E5 answers in JSONP and XML: their maps status decides', () => {
     ]);
   });
 
-  it('XML with status 900 at HTTP 200 is an error; status 0 and 3 are answers, passed on as text', () => {
-    expect(failure(reverseGeocode, xml(900)).upstreamCode).toBe('900');
+  it('XML with status 900 at HTTP 200 is an error; status 0 and 3 are answers, passed on as text', async () => {
+    expect((await failure(reverseGeocode, xml(900))).upstreamCode).toBe('900');
     for (const code of [0, 3])
-      expect(interpretResponse(compiled(reverseGeocode), xml(code), askedFor(xml(code)))).toEqual({
+      expect(await interpretResponse(compiled(reverseGeocode), xml(code), askedFor(xml(code)))).toEqual({
         kind: 'text',
         value: xml(code).text,
       });
     const ok = jsonp({ status: { code: 0, name: 'ok' }, results: [] });
-    expect(interpretResponse(compiled(reverseGeocode), ok, askedFor(ok))).toEqual({ kind: 'text', value: ok.text });
+    expect(await interpretResponse(compiled(reverseGeocode), ok, askedFor(ok))).toEqual({
+      kind: 'text',
+      value: ok.text,
+    });
   });
 
-  it('passes a JSONP answer through as text even when labelled application/json', () => {
+  it('passes a JSONP answer through as text even when labelled application/json', async () => {
     const text = 'cb({"status":{"code":0}})';
     expect(
-      interpretResponse(compiled(reverseGeocode), { status: 200, contentType: 'application/json', text }, 'jsonp'),
+      await interpretResponse(
+        compiled(reverseGeocode),
+        { status: 200, contentType: 'application/json', text },
+        'jsonp',
+      ),
     ).toEqual({
       kind: 'text',
       value: text,
     });
   });
 
-  it('JSONP without its status lacks what a success carries', () => {
-    expect(failure(reverseGeocode, jsonp({ results: [] })).message).toMatch(
+  it('JSONP without its status lacks what a success carries', async () => {
+    expect((await failure(reverseGeocode, jsonp({ results: [] }))).message).toMatch(
       /with no status; a success of E5 carries status\.code 0 or 3/,
     );
   });
@@ -347,8 +398,8 @@ describe('E5 answers in another form than the one asked for', () => {
     ['a truncated JSON body', text('{"status":{"code":0},"results":[', 'application/json')],
     ['OK as text/plain', text('OK')],
     ['an HTML login page', text('<html><body><form action="/login">Sign in</form></body></html>', 'text/html')],
-  ])('JSON asked: %s is malformed, not a success', (_, res) => {
-    expect(failure(reverseGeocode, res, 'json').code).toBe('malformed_response');
+  ])('JSON asked: %s is malformed, not a success', async (_, res) => {
+    expect((await failure(reverseGeocode, res, 'json')).code).toBe('malformed_response');
   });
 
   it.each([
@@ -356,34 +407,34 @@ describe('E5 answers in another form than the one asked for', () => {
     ['JSONP with trailing code', text('cb({"status":{"code":0},"results":[]}); alert(1)')],
     ['JSONP with JavaScript-style keys', text('cb({status:{code:0},results:[]})')],
     ['XML where JSONP was asked', text('<response><status><code>0</code></status></response>')],
-  ])('JSONP asked: %s is malformed', (_, res) => {
-    expect(failure(reverseGeocode, res, 'jsonp').message).toMatch(/is not JSONP/);
+  ])('JSONP asked: %s is malformed', async (_, res) => {
+    expect((await failure(reverseGeocode, res, 'jsonp')).message).toMatch(/is not JSONP/);
   });
 
-  it('takes JSONP under any callback name it was asked with, and JSON where XML was asked', () => {
+  it('takes JSONP under any callback name it was asked with, and JSON where XML was asked', async () => {
     const jsonpAnswer = text('my-cb.v2({"status":{"code":0,"name":"ok"},"results":[]});');
-    expect(interpretResponse(compiled(reverseGeocode), jsonpAnswer, 'jsonp')).toEqual({
+    expect(await interpretResponse(compiled(reverseGeocode), jsonpAnswer, 'jsonp')).toEqual({
       kind: 'text',
       value: jsonpAnswer.text,
     });
     const jsonAnswer = json({ status: { code: 0, name: 'ok' }, results: [] });
-    expect(interpretResponse(compiled(reverseGeocode), jsonAnswer, 'xml').kind).toBe('json');
+    expect((await interpretResponse(compiled(reverseGeocode), jsonAnswer, 'xml')).kind).toBe('json');
   });
 });
 
 describe('other answers', () => {
-  it('still calls a broken JSON answer malformed for a JSON-only operation', () => {
-    expect(() =>
+  it('still calls a broken JSON answer malformed for a JSON-only operation', async () => {
+    await expect(
       interpretResponse(compiled(listProducts), {
         status: 200,
         contentType: 'application/json',
         text: '{"productPage":',
       }),
-    ).toThrow(/not valid JSON/);
+    ).rejects.toThrow(/not valid JSON/);
   });
 
-  it('says when the upstream asked to retry later', () => {
-    const error = failure(listProducts, {
+  it('says when the upstream asked to retry later', async () => {
+    const error = await failure(listProducts, {
       status: 503,
       contentType: 'text/plain',
       text: 'busy',
@@ -393,28 +444,28 @@ describe('other answers', () => {
     expect(error.retryable).toBe(true);
   });
 
-  it("a gateway error: one code and the upstream's words, the HTTP status after them; the code's meaning only without words", () => {
+  it("a gateway error: one code and the upstream's words, the HTTP status after them; the code's meaning only without words", async () => {
     const body = (error: object) =>
       ({ status: 400, contentType: 'application/json', text: JSON.stringify({ error }) }) as never;
-    expect(failure(createMethodResponse, body({ errorCode: '100', message: 'Bad Request Exception' })).message).toBe(
-      'gateway error 100: Bad Request Exception. (HTTP 400)',
-    );
-    expect(failure(createMethodResponse, body({ errorCode: '100' })).message).toBe(
+    expect(
+      (await failure(createMethodResponse, body({ errorCode: '100', message: 'Bad Request Exception' }))).message,
+    ).toBe('gateway error 100: Bad Request Exception. (HTTP 400)');
+    expect((await failure(createMethodResponse, body({ errorCode: '100' }))).message).toBe(
       'gateway error 100: bad request. (HTTP 400)',
     );
   });
 
   // Issue 26: the gateway answers a duplicate with code 100 "Bad Request Exception"; HTTP 409 is what says conflict.
-  it('a 409 says conflict first, whatever the body', () => {
+  it('a 409 says conflict first, whatever the body', async () => {
     const answer = (text: string, contentType = 'application/json') => ({ status: 409, contentType, text }) as never;
     const gateway = JSON.stringify({ error: { errorCode: '100', message: 'Bad Request Exception' } });
-    expect(failure(createMethodResponse, answer(gateway)).message).toBe(
+    expect((await failure(createMethodResponse, answer(gateway))).message).toBe(
       'conflict: it already exists, or clashes with its current state. gateway error 100: Bad Request Exception. (HTTP 409)',
     );
-    expect(failure(migrateKey, answer(JSON.stringify({ code: 'FAIL', message: 'duplicate' }))).message).toMatch(
+    expect((await failure(migrateKey, answer(JSON.stringify({ code: 'FAIL', message: 'duplicate' })))).message).toMatch(
       /^conflict: it already exists, or clashes with its current state\. upstream error FAIL: duplicate/,
     );
-    expect(failure(migrateKey, answer('taken', 'text/plain')).message).toMatch(
+    expect((await failure(migrateKey, answer('taken', 'text/plain'))).message).toMatch(
       /^conflict: .* upstream answered HTTP 409/,
     );
   });

@@ -221,3 +221,55 @@ describe('Redactor, time linear in the text', () => {
     ).toBeLessThan(2);
   });
 });
+
+describe('Redactor, a large text in windows (issue 28: the event loop stays free)', () => {
+  const SECRETS = ['gw-secret-7Hq2LmX9vB4nR8tK', 'generic-client-secret-Pz6Wq3Ys', 'studio-api-key-Nf4Gh7Tr2Bc9'];
+  const redactor = new Redactor(SECRETS, ['x-svc-apigw-signature-v2']);
+  /** One spelling of a secret an upstream might echo, by number. */
+  const spelled = (secret: string, kind: number): string => {
+    const bytes = Buffer.from(secret);
+    return [
+      secret,
+      encodeURIComponent(encodeURIComponent(secret)),
+      bytes.toString('base64'),
+      unicodeEscaped(secret),
+      bytes.toString('hex'),
+      Buffer.from(bytes.toString('hex')).toString('base64'),
+      [...secret].map((c) => `&#${c.charCodeAt(0)};`).join(''),
+      secret.toUpperCase(),
+    ][kind % 8]!;
+  };
+  /** A JSON list of about `bytes` bytes whose items hold secrets in every spelling, here and there (seeded). */
+  const answer = (bytes: number, seed: number) => {
+    let state = seed;
+    const random = () => (state = (state * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
+    const items: string[] = [];
+    for (let i = 0, size = 0; size < bytes; i += 1) {
+      const value = random() < 0.003 ? spelled(SECRETS[i % 3]!, Math.floor(random() * 8)) : `p-${i}`;
+      const item = `{"productId":"${value}","isPublished":true}`;
+      items.push(item);
+      size += item.length + 1;
+    }
+    return `{"content":[${items.join(',')}],"x-svc-apigw-signature-v2":"abc"}`;
+  };
+
+  it.each([1, 2, 3])(
+    'finds what one pass over the whole text finds, however the windows fall (seed %i)',
+    async (seed) => {
+      const text = answer(1024 * 1024 + seed * 77_777, seed);
+      let turns = 0;
+      const windowed = await redactor.redactInWindows(text, () => ((turns += 1), Promise.resolve()));
+      expect(windowed).toBe(redactor.redact(text));
+      expect(turns).toBeGreaterThan(2);
+      expect(windowed.match(/\[redacted\]/g)!.length).toBeGreaterThan(5);
+      for (const secret of SECRETS) expect(windowed.toLowerCase()).not.toContain(secret.toLowerCase());
+    },
+  );
+
+  it('cuts no window inside a secret: one made of the characters windows are cut between is found whole', async () => {
+    const odd = new Redactor(['"{secret}"{"}', 'x'.repeat(8)]);
+    const text = `${'{"a":"b"},'.repeat(60_000)}"{secret}"{"}${'{"a":"b"},'.repeat(60_000)}`;
+    expect(await odd.redactInWindows(text)).toBe(odd.redact(text));
+    expect(await odd.redactInWindows(text)).toContain('[redacted]');
+  });
+});

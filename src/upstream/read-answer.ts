@@ -1,0 +1,235 @@
+import * as z from 'zod';
+import { OFF_SPEC_KEY, OFF_SPEC_ITEM } from '../catalogue/answers.js';
+import { nextTurn } from '../util/next-turn.js';
+
+type Json = Record<string, unknown>;
+type Paths = readonly (readonly string[])[];
+
+/** An answer as its output schema reads it, or what a success carries that it lacks (in words). */
+export type ReadAnswer = { value: Json } | { lacking: string[] };
+
+/**
+ * Reads a parsed answer as its output schema says, a node at a time, in linear time and with the event loop free
+ * every WORK_PER_TURN nodes (a list of 100,000 tiny items is read in many turns; zod on the whole answer took one
+ * long one). A tolerant reader: a value of another type than the spec's is set aside in the `offSpec` of the list item
+ * that holds it (keyed by its path within the item; an item that is itself of another type becomes
+ * `{"offSpec": {"": item}}` in its place), or of the answer when no list holds it; the rest passes as it came. Only
+ * what a success carries (`required`: the success paths) must be as the spec says. Nothing of `body` is changed: a
+ * node that changes is copied, the others are shared.
+ */
+export async function readAnswer(
+  schema: z.ZodObject,
+  body: Json,
+  required: Paths,
+  pause: () => Promise<void> = nextTurn,
+): Promise<ReadAnswer> {
+  const reader = new Reader();
+  const aside: Json = {};
+  const value = reader.check(schema, body, aside, '', required) as Json;
+  await reader.readLists(pause);
+  if (reader.lacking.length > 0) return { lacking: reader.lacking };
+  return { value: Object.keys(aside).length > 0 ? { ...value, [OFF_SPEC_KEY]: aside } : value };
+}
+
+/** Nodes read between two turns of the event loop (a few milliseconds). */
+const WORK_PER_TURN = 20_000;
+/** A list longer than this is read item by item between turns, after the rest. */
+const LONG_LIST = 64;
+const NONE: Paths = [];
+
+/** A value that is not as its schema says; why, in zod's words, only when asked (most are set aside unread). */
+class Mismatch {
+  constructor(
+    readonly value: unknown,
+    readonly schema?: z.ZodType,
+    readonly why?: string,
+  ) {}
+
+  get message(): string {
+    return this.why ?? this.schema?.safeParse(this.value).error?.issues[0]?.message ?? 'not as the spec says';
+  }
+}
+
+/** A long list, read later; `done` puts what was read where the list was. */
+interface LongList {
+  element: z.ZodType;
+  items: unknown[];
+  done(items: unknown[]): void;
+}
+
+/** What a schema asks, worked out once per schema: an object's members, a list's items, or a value zod checks. */
+type Plan = { optional: boolean; nullable: boolean } & (
+  | { kind: 'object'; members: readonly (readonly [string, z.ZodType, boolean])[] }
+  | { kind: 'list'; element: z.ZodType }
+  | { kind: 'value'; schema: z.ZodType; type?: string; list?: z.ZodType }
+);
+const plans = new WeakMap<z.ZodType, Plan>();
+
+function planOf(schema: z.ZodType): Plan {
+  let plan = plans.get(schema);
+  if (plan) return plan;
+  let optional = false;
+  let nullable = false;
+  let inner: z.ZodType = schema;
+  for (;;) {
+    if (inner instanceof z.ZodOptional) optional = true;
+    else if (inner instanceof z.ZodNullable) nullable = true;
+    else break;
+    inner = inner.unwrap() as z.ZodType;
+  }
+  if (inner instanceof z.ZodObject) {
+    const members = Object.entries(inner.shape as Record<string, z.ZodType>).map(
+      ([key, member]) => [key, member, planOf(member).optional] as const,
+    );
+    plan = { optional, nullable, kind: 'object', members };
+  } else if (inner instanceof z.ZodArray) {
+    plan = { optional, nullable, kind: 'list', element: inner.element as z.ZodType };
+  } else {
+    // A union with a list among its options (E12's probs: a number or a list of them) reads a list as that list.
+    const list = inner instanceof z.ZodUnion ? inner.options.find((o) => o instanceof z.ZodArray) : undefined;
+    plan = { optional, nullable, kind: 'value', schema: inner, type: plainType(inner), list: list as z.ZodType };
+  }
+  plans.set(schema, plan);
+  return plan;
+}
+
+/** The `typeof` of every value a schema takes, when that is all it asks (z.string(), z.number(), z.boolean()). */
+function plainType(schema: z.ZodType): string | undefined {
+  const def = schema.def as { type: string; checks?: unknown[]; format?: string };
+  if ((def.checks && def.checks.length > 0) || def.format !== undefined) return undefined; // z.int(), z.email()...
+  // JSON has no NaN or Infinity, which z.number() would refuse.
+  return ['string', 'number', 'boolean'].includes(def.type) ? def.type : undefined;
+}
+
+function isEmpty(object: Json): boolean {
+  for (const _ in object) return false;
+  return true;
+}
+
+const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+class Reader {
+  readonly lacking: string[] = [];
+  readonly #lists: LongList[] = [];
+  #work = 0;
+
+  /**
+   * The value as `schema` reads it, or a Mismatch. A member that does not match is moved to `aside` under its path
+   * (`at`, from the holder of `aside`), unless a success carries it (`required` holds the success paths below it).
+   */
+  check(schema: z.ZodType, value: unknown, aside: Json, at: string, required: Paths): unknown {
+    this.#work += 1;
+    const plan = planOf(schema);
+    if (value === undefined) return plan.optional ? value : new Mismatch(value, undefined, 'missing');
+    if (value === null && plan.nullable) return value;
+    switch (plan.kind) {
+      case 'object': {
+        if (!isObject(value)) return new Mismatch(value, undefined, `expected object, received ${typeName(value)}`);
+        let out: Json | undefined;
+        for (const [key, member, optional] of plan.members) {
+          const v = value[key];
+          if (v === undefined && optional) continue;
+          const path = at === '' ? key : `${at}.${key}`;
+          const essential = required.length > 0 && required.some((p) => p[0] === key);
+          const read = this.check(member, v, aside, path, essential ? under(required, key) : NONE);
+          if (read === v) continue;
+          if (read instanceof Mismatch && !essential && v === undefined)
+            return new Mismatch(value, undefined, `no ${key}`);
+          out ??= { ...value };
+          if (read instanceof LongListRead) read.into(out, key);
+          else if (!(read instanceof Mismatch)) out[key] = read;
+          else if (essential)
+            this.lacking.push(v == null ? `no ${path}` : `${path} that is not as the spec says (${read.message})`);
+          else {
+            aside[path] = v;
+            delete out[key];
+          }
+        }
+        return out ?? value;
+      }
+      case 'list': {
+        if (!Array.isArray(value)) return new Mismatch(value, undefined, `expected array, received ${typeName(value)}`);
+        if (value.length > LONG_LIST) {
+          const later = new LongListRead();
+          this.#lists.push({ element: plan.element, items: value, done: (items) => later.done(items) });
+          return later;
+        }
+        let out: unknown[] | undefined;
+        for (let i = 0; i < value.length; i += 1) {
+          const read = this.#item(plan.element, value[i]);
+          if (read === value[i]) continue;
+          out ??= [...value];
+          if (read instanceof LongListRead) read.into(out, i);
+          else out[i] = read;
+        }
+        return out ?? value;
+      }
+      default: {
+        // Most fields are a plain string, number or boolean: their type says it all, and zod need not be asked.
+        if (plan.type) return typeof value === plan.type ? value : new Mismatch(value, plan.schema);
+        if (plan.list && Array.isArray(value)) return this.check(plan.list, value, aside, at, required);
+        const parsed = plan.schema.safeParse(value);
+        return parsed.success ? parsed.data : new Mismatch(value, plan.schema);
+      }
+    }
+  }
+
+  /** A list item as its schema reads it: its own values of another type in its own offSpec, by path. */
+  #item(element: z.ZodType, item: unknown): unknown {
+    const aside: Json = {};
+    const read = this.check(element, item, aside, '', NONE);
+    if (read instanceof Mismatch) return { [OFF_SPEC_KEY]: { [OFF_SPEC_ITEM]: item } };
+    // A value set aside was taken out of a copy: the item read is that copy.
+    if (!isEmpty(aside)) (read as Json)[OFF_SPEC_KEY] = aside;
+    return read;
+  }
+
+  /** Reads the long lists found so far (and those found in their items), pausing every WORK_PER_TURN nodes. */
+  async readLists(pause: () => Promise<void>): Promise<void> {
+    let turn = this.#work + WORK_PER_TURN;
+    for (let next = 0; next < this.#lists.length; next += 1) {
+      const { element, items, done } = this.#lists[next]!;
+      let out: unknown[] | undefined;
+      for (let i = 0; i < items.length; i += 1) {
+        const read = this.#item(element, items[i]);
+        if (read !== items[i]) {
+          out ??= items.slice();
+          if (read instanceof LongListRead) read.into(out, i);
+          else out[i] = read;
+        }
+        if (this.#work >= turn) {
+          await pause();
+          turn = this.#work + WORK_PER_TURN;
+        }
+      }
+      done(out ?? items);
+    }
+  }
+}
+
+/** A long list's place: filled once the list is read (its holder is a copy of its own by then). */
+class LongListRead {
+  #place: { holder: Json | unknown[]; key: string | number } | undefined;
+  #items: unknown[] | undefined;
+
+  into(holder: Json | unknown[], key: string | number): void {
+    this.#place = { holder, key };
+    if (this.#items) (holder as Json)[key as string] = this.#items;
+  }
+
+  done(items: unknown[]): void {
+    this.#items = items;
+    if (this.#place) (this.#place.holder as Json)[this.#place.key as string] = items;
+  }
+}
+
+/** The success paths below a member (none when the member itself is the end of one). */
+function under(paths: Paths, key: string): Paths {
+  const below: (readonly string[])[] = [];
+  for (const path of paths) if (path[0] === key && path.length > 1) below.push(path.slice(1));
+  return below;
+}
+
+function typeName(value: unknown): string {
+  return value === null ? 'null' : Array.isArray(value) ? 'array' : typeof value;
+}
