@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { planAnswer, type AnswerPlan } from './answer-plan.js';
 import { ENVELOPE_SUCCESS, type EnvelopeSuccess } from './envelopes.js';
 import { STREAMING_REGIONS, type StreamingRegion } from './fields.js';
 import type { AnyOperation, AuthScheme, HttpMethod, ServiceId } from './types.js';
@@ -63,6 +64,8 @@ export interface CompiledOperation<Op extends AnyOperation = AnyOperation> {
   readonly addedArguments: { dryRun: boolean; confirm?: string };
   /** What a success carries: the required members of the output schema, down to the innermost required one. */
   successPaths(): readonly (readonly string[])[];
+  /** How the answer reader walks an answer along the output schema (made on the first answer). */
+  answerPlan(): AnswerPlan;
 }
 
 export interface CompileOptions {
@@ -80,6 +83,7 @@ export function compileOperation<Op extends AnyOperation>(op: Op, options: Compi
   const confirmation = op.confirmation;
   const { readOnlyHint, destructiveHint, idempotentHint } = op.annotations;
   let successPaths: string[][] | undefined;
+  let answerPlan: AnswerPlan | undefined;
   return {
     spec: op,
     name: op.name,
@@ -129,6 +133,7 @@ export function compileOperation<Op extends AnyOperation>(op: Op, options: Compi
       ...(confirmation ? { confirm: confirmation.argument } : {}),
     },
     successPaths: () => (successPaths ??= requiredPaths(op.output, [])),
+    answerPlan: () => (answerPlan ??= planAnswer(op.output)),
   };
 }
 

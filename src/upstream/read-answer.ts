@@ -1,5 +1,5 @@
-import * as z from 'zod';
 import { OFF_SPEC_KEY, OFF_SPEC_ITEM } from '../catalogue/answers.js';
+import type { AnswerPlan } from '../catalogue/answer-plan.js';
 import { nextTurn } from '../util/next-turn.js';
 
 type Json = Record<string, unknown>;
@@ -18,14 +18,14 @@ export type ReadAnswer = { value: Json } | { lacking: string[] };
  * node that changes is copied, the others are shared.
  */
 export async function readAnswer(
-  schema: z.ZodObject,
+  plan: AnswerPlan,
   body: Json,
   required: Paths,
   pause: () => Promise<void> = nextTurn,
 ): Promise<ReadAnswer> {
   const reader = new Reader();
   const aside: Json = {};
-  const value = reader.check(schema, body, aside, '', required) as Json;
+  const value = reader.check(plan, body, aside, '', required) as Json;
   await reader.readLists(pause);
   if (reader.lacking.length > 0) return { lacking: reader.lacking };
   return { value: Object.keys(aside).length > 0 ? { ...value, [OFF_SPEC_KEY]: aside } : value };
@@ -41,64 +41,21 @@ const NONE: Paths = [];
 class Mismatch {
   constructor(
     readonly value: unknown,
-    readonly schema?: z.ZodType,
+    readonly plan?: AnswerPlan,
     readonly why?: string,
   ) {}
 
   get message(): string {
-    return this.why ?? this.schema?.safeParse(this.value).error?.issues[0]?.message ?? 'not as the spec says';
+    const schema = this.plan?.kind === 'value' ? this.plan.schema : undefined;
+    return this.why ?? schema?.safeParse(this.value).error?.issues[0]?.message ?? 'not as the spec says';
   }
 }
 
 /** A long list, read later; `done` puts what was read where the list was. */
 interface LongList {
-  element: z.ZodType;
+  element: AnswerPlan;
   items: unknown[];
   done(items: unknown[]): void;
-}
-
-/** What a schema asks, worked out once per schema: an object's members, a list's items, or a value zod checks. */
-type Plan = { optional: boolean; nullable: boolean } & (
-  | { kind: 'object'; members: readonly (readonly [string, z.ZodType, boolean])[] }
-  | { kind: 'list'; element: z.ZodType }
-  | { kind: 'value'; schema: z.ZodType; type?: string; list?: z.ZodType }
-);
-const plans = new WeakMap<z.ZodType, Plan>();
-
-function planOf(schema: z.ZodType): Plan {
-  let plan = plans.get(schema);
-  if (plan) return plan;
-  let optional = false;
-  let nullable = false;
-  let inner: z.ZodType = schema;
-  for (;;) {
-    if (inner instanceof z.ZodOptional) optional = true;
-    else if (inner instanceof z.ZodNullable) nullable = true;
-    else break;
-    inner = inner.unwrap() as z.ZodType;
-  }
-  if (inner instanceof z.ZodObject) {
-    const members = Object.entries(inner.shape as Record<string, z.ZodType>).map(
-      ([key, member]) => [key, member, planOf(member).optional] as const,
-    );
-    plan = { optional, nullable, kind: 'object', members };
-  } else if (inner instanceof z.ZodArray) {
-    plan = { optional, nullable, kind: 'list', element: inner.element as z.ZodType };
-  } else {
-    // A union with a list among its options (E12's probs: a number or a list of them) reads a list as that list.
-    const list = inner instanceof z.ZodUnion ? inner.options.find((o) => o instanceof z.ZodArray) : undefined;
-    plan = { optional, nullable, kind: 'value', schema: inner, type: plainType(inner), list: list as z.ZodType };
-  }
-  plans.set(schema, plan);
-  return plan;
-}
-
-/** The `typeof` of every value a schema takes, when that is all it asks (z.string(), z.number(), z.boolean()). */
-function plainType(schema: z.ZodType): string | undefined {
-  const def = schema.def as { type: string; checks?: unknown[]; format?: string };
-  if ((def.checks && def.checks.length > 0) || def.format !== undefined) return undefined; // z.int(), z.email()...
-  // JSON has no NaN or Infinity, which z.number() would refuse.
-  return ['string', 'number', 'boolean'].includes(def.type) ? def.type : undefined;
 }
 
 function isEmpty(object: Json): boolean {
@@ -117,18 +74,17 @@ class Reader {
    * The value as `schema` reads it, or a Mismatch. A member that does not match is moved to `aside` under its path
    * (`at`, from the holder of `aside`), unless a success carries it (`required` holds the success paths below it).
    */
-  check(schema: z.ZodType, value: unknown, aside: Json, at: string, required: Paths): unknown {
+  check(plan: AnswerPlan, value: unknown, aside: Json, at: string, required: Paths): unknown {
     this.#work += 1;
-    const plan = planOf(schema);
     if (value === undefined) return plan.optional ? value : new Mismatch(value, undefined, 'missing');
     if (value === null && plan.nullable) return value;
     switch (plan.kind) {
       case 'object': {
         if (!isObject(value)) return new Mismatch(value, undefined, `expected object, received ${typeName(value)}`);
         let out: Json | undefined;
-        for (const [key, member, optional] of plan.members) {
+        for (const [key, member] of plan.members) {
           const v = value[key];
-          if (v === undefined && optional) continue;
+          if (v === undefined && member.optional) continue;
           const path = at === '' ? key : `${at}.${key}`;
           const essential = required.length > 0 && required.some((p) => p[0] === key);
           const read = this.check(member, v, aside, path, essential ? under(required, key) : NONE);
@@ -166,16 +122,16 @@ class Reader {
       }
       default: {
         // Most fields are a plain string, number or boolean: their type says it all, and zod need not be asked.
-        if (plan.type) return typeof value === plan.type ? value : new Mismatch(value, plan.schema);
+        if (plan.type) return typeof value === plan.type ? value : new Mismatch(value, plan);
         if (plan.list && Array.isArray(value)) return this.check(plan.list, value, aside, at, required);
         const parsed = plan.schema.safeParse(value);
-        return parsed.success ? parsed.data : new Mismatch(value, plan.schema);
+        return parsed.success ? parsed.data : new Mismatch(value, plan);
       }
     }
   }
 
   /** A list item as its schema reads it: its own values of another type in its own offSpec, by path. */
-  #item(element: z.ZodType, item: unknown): unknown {
+  #item(element: AnswerPlan, item: unknown): unknown {
     const aside: Json = {};
     const read = this.check(element, item, aside, '', NONE);
     if (read instanceof Mismatch) return { [OFF_SPEC_KEY]: { [OFF_SPEC_ITEM]: item } };

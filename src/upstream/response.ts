@@ -63,7 +63,7 @@ export async function interpretResponse<Op extends AnyOperation>(
   const gateway = gatewayError(parsed);
   if (gateway) throw gateway(res.status);
   checkEnvelope(operation, parsed, res.status);
-  const read = await readAnswer(operation.output, parsed, operation.successPaths(), pause);
+  const read = await readAnswer(operation.answerPlan(), parsed, operation.successPaths(), pause);
   if ('lacking' in read) throw lacking(operation, res, read.lacking.join(', '), `: ${snippet(res.text)}`);
   const { value } = read;
   // A JSONP answer was asked for as such: it passes as it came, once its status is known to be a success.

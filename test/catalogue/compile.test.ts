@@ -71,10 +71,10 @@ describe('the named flags of a catalogue entry', () => {
     expect(byId.E11!.pathParams).toEqual(['serviceId']);
   });
 
-  it('leave no per-operation cache at module level: every fact lives on the compiled object', () => {
+  it('leave no per-operation or per-schema cache at module level: every fact lives on the compiled object', () => {
     const modules = sources(SRC).filter((file) => !file.includes(`${join('src', 'sandbox')}`));
     const caches = modules.filter((file) =>
-      /^(?:const|let) \w+ = new (?:WeakMap|Map)<(?:AnyOperation|Operation|CompiledOperation)/m.test(
+      /^(?:const|let) \w+ = new (?:WeakMap|Map)<(?:AnyOperation|Operation|CompiledOperation|z\.Zod\w*)/m.test(
         readFileSync(file, 'utf8'),
       ),
     );
