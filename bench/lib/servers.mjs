@@ -21,9 +21,18 @@ export const SANDBOX_LINE = /SANDBOX MODE.*? at (http:\/\/[^\s]+)/;
 /** The HTTP transport's line on stderr: 'listening on http://127.0.0.1:PORT/mcp (…)'. */
 export const LISTENING_LINE = /listening on (http:\/\/[^\s]+)/;
 
-/** A clean environment: none of the caller's SVC_* settings or proxies leak into a measurement. */
+/**
+ * A clean environment: none of the caller's SVC_* settings or proxies leak into a measurement. The benchmarks' many
+ * sessions all come from one loopback address, which the server counts as one client: its session limit is lifted.
+ */
 export function benchEnv(extra = {}) {
-  return { PATH: process.env.PATH, HOME: process.env.HOME, SVC_MCP_MAX_SESSIONS: '10000', ...extra };
+  return {
+    PATH: process.env.PATH,
+    HOME: process.env.HOME,
+    SVC_MCP_MAX_SESSIONS: '10000',
+    SVC_MCP_MAX_SESSIONS_PER_CLIENT: '10000',
+    ...extra,
+  };
 }
 
 /**
