@@ -104,11 +104,12 @@ export async function attempt<Op extends AnyOperation>(
         saw({ delivery: 'yes', status: answered.status });
         traced?.end(answered.status);
         if (answered.deprecation) {
+          // Redacted whole, then cut: the headers are the upstream's to fill.
+          const said = redactor.redact(answered.deprecation);
+          const shown = said.length > NOTICE_CHARS ? `${said.slice(0, NOTICE_CHARS)}…` : said;
           ctx.note(
             'notice',
-            redactor.redact(
-              `${operation.name}: the upstream marks ${built.uri.split('?')[0]} as deprecated (${answered.deprecation})`,
-            ),
+            `${operation.name}: the upstream marks ${built.uri.split('?')[0]} as deprecated (${shown})`,
           );
         }
         // A large answer is cleaned and read in slices, the event loop free between them for other clients.
@@ -141,6 +142,9 @@ export async function attempt<Op extends AnyOperation>(
     throw withOutcome(operation, CallFailure.from(error), wire);
   }
 }
+
+/** The most of the upstream's Deprecation and Sunset values a notice quotes. */
+const NOTICE_CHARS = 200;
 
 const failureType = (error: unknown) => (error instanceof CallFailure ? error.code : '_OTHER');
 

@@ -258,6 +258,7 @@ function brokenAnswer(error: unknown, status: number): CallFailure {
 function deprecation(headers: Record<string, string | string[] | undefined>): { deprecation?: string } {
   const said = ['deprecation', 'sunset']
     .filter((name) => headers[name] !== undefined)
-    .map((name) => `${name}: ${String(headers[name]).slice(0, 100)}`);
+    // Whole: the notice quoting them is cut only once it has been redacted (a cut spelling of a secret is not found).
+    .map((name) => `${name}: ${String(headers[name])}`);
   return said.length > 0 ? { deprecation: said.join(', ') } : {};
 }
