@@ -1,5 +1,5 @@
 import { nextTurn } from './next-turn.js';
-import { BREAK, DECODERS, rootView, stringOf, type View } from './redact-views.js';
+import { BREAK, DECODERS, decodeEscapes, rootView, stringOf, type View } from './redact-views.js';
 
 /**
  * Keeps secrets out of text we return or log. A secret is found however an upstream echoed it, by reading the text
@@ -204,7 +204,9 @@ function viewsOf(text: string): View[] {
       const next = decode(view);
       if (!next || next.text.length === 0) continue;
       budget -= next.text.length;
-      views.push(next);
+      // The escapes of the text itself are a layer JSON adds (a message on the wire, an upstream's JSON answer, whose
+      // strings are escaped once more than what they hold): they do not count as one of the MAX_DEPTH layers.
+      views.push(at === 0 && decode === decodeEscapes ? { ...next, depth: 0 } : next);
     }
   }
   return views;
