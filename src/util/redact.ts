@@ -127,13 +127,13 @@ export class Redactor {
 
   /**
    * How far a spelling of a secret may reach in the text: its longest form, each unit of which is at most
-   * UNIT_SPELLING units of the view below, through MAX_DEPTH views.
+   * UNIT_SPELLING units of the view below, through MAX_DEPTH views, and then JSON's own escapes (`\u0000`: six).
    */
   #overlap(): number {
     let longest = 0;
     for (const needles of this.#long) for (const form of needles.forms) longest = Math.max(longest, form.text.length);
     for (const secret of this.#short) longest = Math.max(longest, secret.length);
-    return (longest + 2) * UNIT_SPELLING ** MAX_DEPTH;
+    return (longest + 2) * UNIT_SPELLING ** MAX_DEPTH * JSON_ESCAPE_SPELLING;
   }
 
   /** The first quiet cut at or after `at` (the text's end if there is none): two breakers side by side. */
@@ -175,6 +175,8 @@ export const WINDOW = 128 * 1024;
  * window is cut inside one.
  */
 const UNIT_SPELLING = 10;
+/** The most units JSON's escapes take for one (`\u0000`), a layer on top of MAX_DEPTH (see viewsOf). */
+const JSON_ESCAPE_SPELLING = 6;
 /** JSON's and XML's structure: no escape, hex, base64, quoted-printable or UTF-16 run goes through two of them. */
 const BREAKERS = '"{}[]<>';
 
