@@ -4,20 +4,13 @@
  * can be read back, so that a test sees what is left of a secret after redaction.
  */
 
+import { mulberry32 } from '../../src/sandbox/textgen/random.js';
+
 const unicodeEscapes = (text: string) =>
   Array.from({ length: text.length }, (_, i) => `\\u${text.charCodeAt(i).toString(16).padStart(4, '0')}`).join('');
 
-/** mulberry32: a small seeded generator, so that every run draws the same cases. */
-export function seeded(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** A seeded generator (the sandbox's mulberry32), so that every run draws the same cases. */
+export const seeded = mulberry32;
 
 export type Random = () => number;
 export const pick = <T>(random: Random, list: readonly T[]): T => list[Math.floor(random() * list.length)]!;

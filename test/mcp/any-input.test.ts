@@ -8,6 +8,7 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { VALID } from '../helpers/valid-args.js';
 import { connect, type Harness } from './harness.js';
+import { mulberry32 } from '../../src/sandbox/textgen/random.js';
 
 const TOOLS = { ...VALID, translate_and_summarize: { text: 'Hello.', target: 'ko' } };
 const SEED = Number(process.env.ANY_INPUT_SEED ?? 20261123);
@@ -15,17 +16,8 @@ const VALUES_PER_ARGUMENT = 12;
 /** What a call may end with: a refusal of the input, or what the sandbox answers to a call that was valid. */
 const KNOWN = /\[(invalid_input|not_confirmed|upstream_error|http_error|result_too_large)\]/;
 
-/** mulberry32: small, seeded, good enough to spread values. */
-function random(seed: number) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** mulberry32 (the sandbox's): small, seeded, good enough to spread values. */
+const random = mulberry32;
 
 const STRINGS = [
   '',
