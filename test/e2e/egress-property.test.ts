@@ -9,11 +9,10 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client as ClientV1 } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { LoggingMessageNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { MIN_PART } from '../../src/util/redact.js';
 import { startRecordingServer, type RecordingServer, type Reply } from '../helpers/recording-server.js';
-import { CLI_PATH } from '../helpers/spawn-server.js';
+import { spawnServer, type SpawnedServer } from '../helpers/spawn-server.js';
 import { connectClient, spawnHttpServer, type HttpServerProcess } from '../helpers/spawn-http.js';
 import { decodeAll, pick, randomSecret, seeded, spell, type Encoding } from '../helpers/spellings.js';
 import { CREDENTIALS, fullEnv } from '../helpers/upstream.js';
@@ -114,32 +113,26 @@ afterAll(() => upstream?.close());
 
 describe('random spellings of random secrets, over stdio (2025)', () => {
   const rounds = drawRounds(16);
+  let server: SpawnedServer;
   let client: ClientV1;
-  let stderr = '';
   const notes: unknown[] = [];
   beforeAll(async () => {
-    const transport = new StdioClientTransport({
-      command: process.execPath,
-      args: [CLI_PATH],
-      env: { PATH: process.env.PATH ?? '', ...env(upstream.url) },
-      stderr: 'pipe',
-    });
-    transport.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    client = new ClientV1({ name: 'egress-property', version: '0.0.0' });
+    server = await spawnServer(env(upstream.url));
+    client = server.client;
     client.setNotificationHandler(LoggingMessageNotificationSchema, (n) => void notes.push(n));
-    await client.connect(transport);
     await client.setLoggingLevel('debug');
   }, 30_000);
-  afterAll(() => client?.close());
+  afterAll(() => server?.close());
 
   it.each(rounds.map((r, i) => ({ i, ...r })))('round $i', async (r) => {
     echo(upstream, r);
-    const before = stderr.length;
+    const before = server.stderr().length;
     const received = await round(client, notes);
-    expectNoSecret([...received, stderr.slice(before)], r);
+    expectNoSecret([...received, server.stderr().slice(before)], r);
   });
 
   it('never names a configured credential in stderr, spelled as it is', () => {
+    const stderr = server.stderr();
     for (const secret of SECRETS) expect(stderr).not.toContain(secret);
     expect(stderr).not.toContain(CREDENTIALS.SVC_SECRET_KEY); // the drawn ones replaced the fixed ones
   });

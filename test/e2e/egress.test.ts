@@ -6,11 +6,9 @@
  * HTTP, in a 2025 HTTP session and over stdio.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { Client as ClientV1 } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { LoggingMessageNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { startRecordingServer, type RecordingServer, type Reply } from '../helpers/recording-server.js';
-import { CLI_PATH } from '../helpers/spawn-server.js';
+import { spawnServer } from '../helpers/spawn-server.js';
 import { connectClient, spawnHttpServer, type HttpServerProcess } from '../helpers/spawn-http.js';
 import { postModern } from '../helpers/modern-post.js';
 import { CREDENTIALS, SECRETS, fullEnv } from '../helpers/upstream.js';
@@ -103,24 +101,15 @@ describe('2025 session over HTTP', () => {
 
 describe('2025 over stdio', () => {
   it('results, errors and log notifications carry no secret', async () => {
-    const transport = new StdioClientTransport({
-      command: process.execPath,
-      args: [CLI_PATH],
-      env: { PATH: process.env.PATH ?? '', ...fullEnv(upstream.url) },
-      stderr: 'pipe',
-    });
-    let stderr = '';
-    transport.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    const client = new ClientV1({ name: 'egress-test', version: '0.0.0' });
+    const server = await spawnServer(fullEnv(upstream.url));
     const notes: unknown[] = [];
-    client.setNotificationHandler(LoggingMessageNotificationSchema, (n) => void notes.push(n));
-    await client.connect(transport);
-    await client.setLoggingLevel('debug');
+    server.client.setNotificationHandler(LoggingMessageNotificationSchema, (n) => void notes.push(n));
+    await server.client.setLoggingLevel('debug');
     const results = [
-      await client.callTool({ name: 'search_list_tokenizer_languages', arguments: {} }),
-      await client.callTool({ name: 'apigateway_list_products', arguments: {} }),
+      await server.call('search_list_tokenizer_languages'),
+      await server.call('apigateway_list_products'),
     ];
-    await client.close();
-    expectClean(JSON.stringify([results, notes]), stderr);
+    await server.close();
+    expectClean(JSON.stringify([results, notes]), server.stderr());
   });
 });
