@@ -52,10 +52,11 @@ export interface IssuerKeysOptions {
 export function issuerKeys(options: IssuerKeysOptions): JWTVerifyGetKey {
   const { deadlineMs, now, log } = options;
   let remote: Promise<RemoteJWKSet> | undefined;
+  /** The key set once discovery is done: what a request that cannot wait may look at. */
+  let discovered: RemoteJWKSet | undefined;
   let failed: { at: number; error: KeysUnavailable } | undefined;
-  /** The keys we had when a fetch failed: verification goes on with them. */
+  /** The keys we had when a fetch failed: verification goes on with them (made anew after each good fetch). */
   let kept: JWTVerifyGetKey | undefined;
-  let keptOf: RemoteJWKSet | undefined;
 
   const timeoutMessage = `the authorization server did not answer within ${deadlineMs} ms (SVC_MCP_OAUTH_TIMEOUT_MS)`;
   /** Records a failed fetch and logs it: called once per fetch, whatever number of requests share it. */
@@ -77,6 +78,7 @@ export function issuerKeys(options: IssuerKeysOptions): JWTVerifyGetKey {
       throw failure(error, `cannot fetch the key set at ${url}`);
     }
     failed = undefined;
+    kept = undefined;
     const keys = (document as { keys: object[] }).keys;
     if (!keys.some(signingKey))
       log({ event: 'oauth_keys_unusable', url, why: `no public signing key among the ${keys.length} published` });
@@ -89,12 +91,12 @@ export function issuerKeys(options: IssuerKeysOptions): JWTVerifyGetKey {
       log,
     }).then(
       ({ jwksUri }) =>
-        createRemoteJWKSet(new URL(jwksUri), {
+        (discovered = createRemoteJWKSet(new URL(jwksUri), {
           timeoutDuration: deadlineMs,
           cooldownDuration: JWKS_COOLDOWN_MS,
           cacheMaxAge: JWKS_MAX_AGE_MS,
           [customFetch]: fetchKeySet,
-        }),
+        })),
       (error: unknown) => {
         remote = undefined;
         throw failure(error, 'cannot discover the authorization server');
@@ -102,15 +104,9 @@ export function issuerKeys(options: IssuerKeysOptions): JWTVerifyGetKey {
     ));
 
   /** The keys of the last good fetch, while the authorization server fails us; undefined when there were none. */
-  const keptKeys = async (): Promise<JWTVerifyGetKey | undefined> => {
-    const set = await remote?.catch(() => undefined);
-    const jwks = set?.jwks();
-    if (!set || !jwks) return undefined;
-    if (keptOf !== set || !kept) {
-      kept = createLocalJWKSet(jwks);
-      keptOf = set;
-    }
-    return kept;
+  const keptKeys = (): JWTVerifyGetKey | undefined => {
+    const jwks = discovered?.jwks();
+    return jwks ? (kept ??= createLocalJWKSet(jwks)) : undefined;
   };
 
   const withDeadline = <T>(work: Promise<T>): Promise<T> => {
@@ -124,7 +120,7 @@ export function issuerKeys(options: IssuerKeysOptions): JWTVerifyGetKey {
 
   return async (header, token) => {
     if (failed && now() - failed.at < RETRY_AFTER_FAILURE_MS) {
-      const keys = await keptKeys();
+      const keys = keptKeys();
       if (!keys) throw failed.error;
       return keys(header, token);
     }
@@ -132,7 +128,7 @@ export function issuerKeys(options: IssuerKeysOptions): JWTVerifyGetKey {
       return await withDeadline(keySet().then((set) => set(header, token)));
     } catch (error) {
       if (!(error instanceof KeysUnavailable)) throw error;
-      const keys = await keptKeys();
+      const keys = keptKeys();
       if (!keys) throw error;
       return keys(header, token);
     }
