@@ -47,6 +47,8 @@ export interface IssuerKeysOptions {
   /** Milliseconds since the epoch. */
   now(): number;
   log(entry: object): void;
+  /** After each good fetch of the key set. */
+  onKeys?(): void;
 }
 
 export function issuerKeys(options: IssuerKeysOptions): JWTVerifyGetKey {
@@ -79,6 +81,7 @@ export function issuerKeys(options: IssuerKeysOptions): JWTVerifyGetKey {
     }
     failed = undefined;
     kept = undefined;
+    options.onKeys?.();
     const keys = (document as { keys: object[] }).keys;
     if (!keys.some(signingKey))
       log({ event: 'oauth_keys_unusable', url, why: `no public signing key among the ${keys.length} published` });

@@ -5,7 +5,7 @@ import { createHash } from 'node:crypto';
  * again is refused for the cost of a hash, unchecked. This is what a wrong token costs, and only its sender pays:
  * nobody else holds that token, so nobody else is refused by it (an address, a subject or a client named in a
  * token nobody has verified would let one sender lock out others). Memory is bounded: at most `maxTokens`
- * remembered, each for `keepMs`, the oldest dropped first.
+ * remembered, each for `keepMs`, the oldest dropped first; all are forgotten when the issuer's keys change.
  */
 export class RefusedTokens {
   readonly #refused = new Map<string, { reason: string; at: number }>();
@@ -23,6 +23,11 @@ export class RefusedTokens {
   reasonFor(token: string): string | undefined {
     const entry = this.#refused.get(digest(token));
     return entry && this.#options.now() - entry.at < this.#options.keepMs ? entry.reason : undefined;
+  }
+
+  /** Forgets every refusal: when the issuer's keys change, a signature refused by the old ones may be good. */
+  clear(): void {
+    this.#refused.clear();
   }
 
   add(token: string, reason: string): void {

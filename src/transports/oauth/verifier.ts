@@ -24,6 +24,8 @@ export interface VerifierOptions {
   /** Milliseconds since the epoch. */
   now(): number;
   log(entry: object): void;
+  /** The memory of refused tokens (a test looks into it). */
+  refused?: RefusedTokens;
 }
 
 export type TokenVerifier = (token: string) => Promise<TokenClaims>;
@@ -37,14 +39,16 @@ export type TokenVerifier = (token: string) => Promise<TokenClaims>;
  * KeysUnavailable (503).
  */
 export function tokenVerifier(options: VerifierOptions): TokenVerifier {
+  const refused = options.refused ?? new RefusedTokens({ now: options.now });
   const keys = issuerKeys({
     issuer: options.issuer,
     fetchJson: options.fetchJson,
     deadlineMs: options.deadlineMs,
     now: options.now,
     log: options.log,
+    // A key id the issuer reuses for a new key: what the old key refused may be good now.
+    onKeys: () => refused.clear(),
   });
-  const refused = new RefusedTokens({ now: options.now });
   const checks: JWTVerifyOptions = {
     issuer: options.issuer,
     typ: ACCESS_TOKEN_TYPE,

@@ -1,5 +1,6 @@
 import { generateKeyPairSync, type KeyObject } from 'node:crypto';
 import { NotADocument, type FetchJson } from '../../../src/transports/oauth/fetch-json.js';
+import type { RefusedTokens } from '../../../src/transports/oauth/refused-tokens.js';
 import { tokenVerifier } from '../../../src/transports/oauth/verifier.js';
 import { mintJwt, type MintAlg } from '../../helpers/jwt-mint.js';
 
@@ -27,7 +28,7 @@ export function keyPair(kid: string, alg: MintAlg = 'ES256'): TestKey {
   return { privateKey: pair.privateKey, jwk: { ...pair.publicKey.export({ format: 'jwk' }), kid, use: 'sig' }, alg };
 }
 
-export function setUp(options: { deadlineMs?: number } = {}) {
+export function setUp(options: { deadlineMs?: number; refused?: RefusedTokens } = {}) {
   const published: TestKey[] = [keyPair('k1')];
   const asked: string[] = [];
   const logged: Record<string, unknown>[] = [];
@@ -47,6 +48,7 @@ export function setUp(options: { deadlineMs?: number } = {}) {
     deadlineMs: options.deadlineMs ?? 5000,
     now: () => now,
     log: (entry) => logged.push(entry as Record<string, unknown>),
+    ...(options.refused ? { refused: options.refused } : {}),
   });
   const mint = (key: TestKey, claims: Record<string, unknown> = {}, typ?: string | null) =>
     mintJwt(

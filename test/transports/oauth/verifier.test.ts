@@ -6,6 +6,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { KeysUnavailable } from '../../../src/transports/oauth/jwks.js';
 import { TokenError } from '../../../src/transports/oauth/jwt.js';
+import { RefusedTokens } from '../../../src/transports/oauth/refused-tokens.js';
 import { nonCanonical } from '../../helpers/jwt-mint.js';
 import { AUDIENCE, ISSUER, NOW_MS, keyPair, setUp } from './fake-issuer.js';
 
@@ -107,23 +108,35 @@ describe('tokenVerifier', () => {
     }
   });
 
-  it('refuses a token refused once again from memory, without looking at it; a key not yet published is not held against it', async () => {
+  it('refuses a token refused once again from memory, unchecked, until the keys change', async () => {
     vi.useFakeTimers({ toFake: ['Date'], now: NOW_MS });
-    const s = setUp();
+    const refused = new RefusedTokens({ now: () => NOW_MS });
+    const s = setUp({ refused });
+    const good = s.mint(s.published[0]!);
     // Signed by a key that is not the issuer's, under the kid of the issuer's key: a bad signature.
     const impostor = keyPair('k1');
     const forged = s.mint(impostor);
     await expect(s.verify(forged)).rejects.toThrow(/signature is invalid/);
-    // The issuer now publishes that very key: checked afresh, the token would pass.
+    expect(refused.reasonFor(forged)).toBe('the token signature is invalid');
+    expect(refused.reasonFor(good)).toBeUndefined();
+    // What is in memory is refused without a look: the sender's own token only, as nobody else holds it.
+    refused.add(good, 'the token has expired');
+    await expect(s.verify(good)).rejects.toThrow(/expired/);
+    // The issuer now publishes that key under the same kid (a kid reused for a new key): once the set is fetched
+    // again, what the old key refused is looked at afresh.
     s.published.splice(0, 1, impostor);
     vi.advanceTimersByTime(60_000);
     s.advance(60_000);
-    // A token of an unknown kid makes it fetch the set again.
     await expect(s.verify(s.mint(keyPair('k0')))).rejects.toThrow(/does not publish/);
     expect(s.asked.filter((url) => url.endsWith('/jwks'))).toHaveLength(2);
-    await expect(s.verify(s.mint(impostor))).resolves.toMatchObject({ subject: 'alice' });
-    await expect(s.verify(forged)).rejects.toThrow(/signature is invalid/);
-    // A key the issuer does not publish yet: refused now, accepted once it is published (key rotation).
+    expect(refused.size).toBe(0);
+    await expect(s.verify(forged)).resolves.toMatchObject({ subject: 'alice' });
+  });
+
+  it('does not hold a key it does not have yet against a token (key rotation)', async () => {
+    vi.useFakeTimers({ toFake: ['Date'], now: NOW_MS });
+    const s = setUp();
+    await s.verify(s.mint(s.published[0]!));
     const next = keyPair('k2');
     const early = s.mint(next);
     await expect(s.verify(early)).rejects.toThrow(/does not publish/);
