@@ -50,6 +50,8 @@ export interface OAuthOptions {
   issuer: string;
   /** The MCP endpoint's canonical URL: the tokens' audience and the metadata's `resource`. */
   publicUrl: string;
+  /** SVC_MCP_OAUTH_TIMEOUT_MS: how long a request may wait on the authorization server's metadata and keys. */
+  timeoutMs: number;
 }
 
 export interface Credentials {
@@ -222,7 +224,9 @@ function buildConfig(flags: Flags, env: Env): Config {
 
   const host = flags.host ?? flagDefault('host');
   const authToken = value('SVC_MCP_AUTH_TOKEN');
-  const oauth = flags.http ? oauthOptions(value, authToken !== undefined) : undefined;
+  const oauth = flags.http
+    ? oauthOptions(value, authToken !== undefined, wholeNumber('SVC_MCP_OAUTH_TIMEOUT_MS'))
+    : undefined;
   if (flags.http && !isLoopback(host) && !authToken && !oauth) {
     throw new ConfigError(
       `refusing to bind ${host} (not loopback) without SVC_MCP_AUTH_TOKEN or SVC_MCP_OAUTH_ISSUER (OAuth)`,
@@ -366,7 +370,7 @@ function optionalUrl(value: Value, name: EnvName): string | undefined {
  * OAuth mode, when SVC_MCP_OAUTH_ISSUER is set: with SVC_MCP_PUBLIC_URL, and not beside a static token (a request
  * would not know which to check). The issuer is https, loopback aside: its keys decide who may call.
  */
-function oauthOptions(value: Value, withToken: boolean): OAuthOptions | undefined {
+function oauthOptions(value: Value, withToken: boolean, timeoutMs: number): OAuthOptions | undefined {
   const issuer = value('SVC_MCP_OAUTH_ISSUER');
   const publicUrl = value('SVC_MCP_PUBLIC_URL');
   if (issuer === undefined) {
@@ -385,7 +389,7 @@ function oauthOptions(value: Value, withToken: boolean): OAuthOptions | undefine
     throw new ConfigError('SVC_MCP_PUBLIC_URL must be an http(s) URL');
   // Both are kept as written: the issuer is compared with each token's `iss` exactly (RFC 8414), and clients compare
   // the metadata's `resource` with the URL they were given.
-  return { issuer, publicUrl };
+  return { issuer, publicUrl, timeoutMs };
 }
 
 /** A URL without query, fragment or user info (it names a party, it carries nothing). */

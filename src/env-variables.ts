@@ -323,6 +323,17 @@ export const ENV_VARIABLES = [
       'Protected Resource Metadata (RFC 9728).',
   },
   {
+    name: 'SVC_MCP_OAUTH_TIMEOUT_MS',
+    group: 'http',
+    meaning: 'OAuth mode: how long a request may wait on the authorization server, in all',
+    details:
+      'One deadline for everything a request waits on (the metadata and the key set together), however slowly the ' +
+      'answer trickles in: then `503` (`the authorization server did not answer in time`), logged once.',
+    default: '5000',
+    range: [100, 60_000],
+    unit: 'ms',
+  },
+  {
     name: 'SVC_MCP_ALLOWED_HOSTS',
     group: 'http',
     meaning: 'comma-separated extra Host header values to accept',

@@ -19,8 +19,14 @@ function refused(env: Record<string, string>, message: RegExp, argv = ['--http']
 describe('OAuth mode settings', () => {
   it('takes the issuer and the public URL as written, and binds beyond loopback with them', () => {
     const c = config(['--http', '--host', '0.0.0.0'], { SVC_MCP_OAUTH_ISSUER: ISSUER, SVC_MCP_PUBLIC_URL: PUBLIC_URL });
-    expect(c.http.oauth).toEqual({ issuer: ISSUER, publicUrl: PUBLIC_URL });
+    expect(c.http.oauth).toEqual({ issuer: ISSUER, publicUrl: PUBLIC_URL, timeoutMs: 5000 });
     expect(c.http.authToken).toBeUndefined();
+  });
+
+  it('takes the deadline for the authorization server from SVC_MCP_OAUTH_TIMEOUT_MS, within its bounds', () => {
+    const env = { SVC_MCP_OAUTH_ISSUER: ISSUER, SVC_MCP_PUBLIC_URL: PUBLIC_URL };
+    expect(config(['--http'], { ...env, SVC_MCP_OAUTH_TIMEOUT_MS: '250' }).http.oauth?.timeoutMs).toBe(250);
+    refused({ ...env, SVC_MCP_OAUTH_TIMEOUT_MS: '99' }, /SVC_MCP_OAUTH_TIMEOUT_MS/);
   });
 
   it('allows an http issuer on loopback only', () => {

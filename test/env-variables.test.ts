@@ -37,6 +37,7 @@ describe('the table', () => {
     expect(envDefault('SVC_MCP_SESSION_IDLE_MS')).toBe('600000');
     expect(envDefault('SVC_MCP_MAX_BODY_BYTES')).toBe('4194304');
     expect(envDefault('SVC_MCP_REQUEST_TIMEOUT_MS')).toBe('30000');
+    expect(envDefault('SVC_MCP_OAUTH_TIMEOUT_MS')).toBe('5000');
     expect(envDefault('SVC_MCP_MAX_CONNECTIONS')).toBe('1000');
     expect(envDefault('SVC_MCP_MAX_UNREAD_BYTES')).toBe('1048576');
     expect(envDefault('SVC_MCP_SHUTDOWN_GRACE_MS')).toBe('10000');
@@ -54,7 +55,7 @@ describe('the table', () => {
     expect(envDefault('OTEL_TRACES_SAMPLER_ARG')).toBe('1');
     expect(envDefault('OTEL_METRIC_EXPORT_INTERVAL')).toBe('60000');
     expect(envDefault('SVC_TELEMETRY_TOOL_ARGUMENTS')).toBe('false');
-    expect(rows.filter((v) => v.default !== undefined)).toHaveLength(24);
+    expect(rows.filter((v) => v.default !== undefined)).toHaveLength(25);
   });
 
   it('names no variable twice, counting the names a pattern stands for and the aliases', () => {

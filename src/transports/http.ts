@@ -105,7 +105,7 @@ export async function startHttpServer(
     onExpire: () => log({ event: 'session_expired', idleMs: options.sessionIdleMs }),
   });
   const oauth: ResourceServer | undefined = options.oauth
-    ? oauthResourceServer(options.oauth, { now, dispatcher: runtime.dispatcher })
+    ? oauthResourceServer(options.oauth, { now, log, dispatcher: runtime.dispatcher })
     : undefined;
   const endpoint = mcpEndpoint(create, options, sessions, runtime.log, oauth?.insufficientScope);
 
@@ -177,8 +177,9 @@ export async function startHttpServer(
     if (path === HEALTH_PATH) return health(req, res);
     const address = clientAddress(req, trusted);
     const client = clientKey(address);
-    // Wrong tokens slow an address down, but not a loopback one: it may be every client of a local proxy, and one
-    // guesser would lock all of them out (a share of places or sessions is a limit; this would be a denial).
+    // Wrong static tokens slow an address down, but not a loopback one: it may be every client of a local proxy, and
+    // one guesser would lock all of them out (a share of places or sessions is a limit; this would be a denial). Wrong
+    // OAuth tokens cost only their sender (oauth/refused-tokens.ts): a signature is no secret one could guess.
     const guesser = isLoopback(address) ? undefined : client;
     if (!warnedUnlistedProxy && forwardedByUnlisted(req, trusted)) {
       warnedUnlistedProxy = true;
@@ -243,11 +244,8 @@ export async function startHttpServer(
     }
     let caller;
     if (oauth) {
-      const waitMs = guesser === undefined ? 0 : failures.waitMs(guesser);
-      if (waitMs > 0) return tooManyFailures(res, notes, waitMs);
       const result = await oauth.authenticate(req.url, req.headers);
       if (!result.ok) {
-        if (result.guess && guesser !== undefined) failures.fail(guesser);
         notes.refused = result.reason;
         return sendRpcError(
           res,

@@ -1,4 +1,5 @@
 import { isLoopback } from '../../util/loopback.js';
+import { NotADocument, type FetchJson } from './fetch-json.js';
 
 /**
  * Where an issuer's metadata may be, in the order the MCP authorization specification gives clients: RFC 8414 with
@@ -23,20 +24,30 @@ export interface IssuerMetadata {
   jwksUri: string;
 }
 
-/** Gets a JSON document; undefined for a 4xx (not there), throws when the server cannot be reached or fails. */
-export type FetchJson = (url: string) => Promise<unknown>;
+/** Where a location was passed over, and why: the operator's clue when no metadata is found. */
+export type SkipLog = (entry: { event: 'oauth_metadata_skipped'; url: string; why: string }) => void;
 
 /**
- * The issuer's metadata: the first of the documents above that exists. It must name the same issuer (RFC 8414
- * 3.3, OpenID Connect Discovery 4.3): a document for another issuer is a mix-up, never used. Its `jwks_uri` must be
- * https, as the issuer is (loopback aside).
+ * The issuer's metadata: the first of the documents above that the server answers with. A location that answers
+ * anything else (a 404, a 5xx, a redirect, a page that is no JSON object) is passed over, logged with why; a server
+ * that cannot be reached or runs out of time ends the search (the other locations are on the same server). The
+ * document must name the same issuer (RFC 8414 3.3, OpenID Connect Discovery 4.3): a document for another issuer is
+ * a mix-up, never used. Its `jwks_uri` must be https, as the issuer is (loopback aside).
  */
-export async function discoverIssuer(issuer: string, fetchJson: FetchJson): Promise<IssuerMetadata> {
-  const tried: string[] = [];
+export async function discoverIssuer(
+  issuer: string,
+  fetchJson: FetchJson,
+  options: { signal: AbortSignal; log: SkipLog },
+): Promise<IssuerMetadata> {
+  const skipped: string[] = [];
   for (const url of metadataUrls(issuer)) {
-    const document = (await fetchJson(url)) as Record<string, unknown> | undefined;
-    if (document === undefined) {
-      tried.push(url);
+    let document: Record<string, unknown>;
+    try {
+      document = (await fetchJson(url, options.signal)) as Record<string, unknown>;
+    } catch (error) {
+      if (!(error instanceof NotADocument)) throw error;
+      options.log({ event: 'oauth_metadata_skipped', url, why: error.message });
+      skipped.push(`${url}: ${error.message}`);
       continue;
     }
     if (document.issuer !== issuer) throw new Error(`the metadata at ${url} is for another issuer`);
@@ -45,7 +56,7 @@ export async function discoverIssuer(issuer: string, fetchJson: FetchJson): Prom
     if (!secureUrl(jwksUri)) throw new Error(`the jwks_uri of ${url} is not https`);
     return { jwksUri };
   }
-  throw new Error(`no authorization server metadata found (tried ${tried.join(', ')})`);
+  throw new Error(`no authorization server metadata found (${skipped.join('; ')})`);
 }
 
 /** https, or http on loopback (a local authorization server, as in tests and development). */

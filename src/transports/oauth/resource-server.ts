@@ -2,7 +2,7 @@ import type { IncomingHttpHeaders } from 'node:http';
 import type { Caller } from '../../mcp/caller.js';
 import { SCOPES_SUPPORTED } from '../../mcp/scopes.js';
 import { subjectKey } from '../http-clients.js';
-import { KeysUnavailable } from './jwks.js';
+import { KeysUnavailable, RETRY_AFTER_FAILURE_MS } from './jwks.js';
 import { TokenError } from './jwt.js';
 import type { TokenVerifier } from './verifier.js';
 
@@ -30,8 +30,6 @@ export interface Refusal {
   reason: string;
   message: string;
   headers: Record<string, string>;
-  /** A token was sent and is wrong: counts as a failed attempt of its address. */
-  guess?: boolean;
 }
 
 const WELL_KNOWN = '/.well-known/oauth-protected-resource';
@@ -83,7 +81,6 @@ export function resourceServer(options: { issuer: string; publicUrl: string; ver
         const why = 'the Authorization header is not Bearer <token>';
         return {
           ok: false,
-          guess: true,
           ...unauthorized('auth', `Unauthorized: ${why}`, { error: 'invalid_token', error_description: why }),
         };
       }
@@ -99,18 +96,20 @@ export function resourceServer(options: { issuer: string; publicUrl: string; ver
         return { ok: true, caller };
       } catch (error) {
         if (error instanceof KeysUnavailable) {
+          // The log line of why was written when the fetch failed (once); this says what the client needs.
           return {
             ok: false,
             status: 503,
-            reason: 'auth_unavailable',
-            message: 'Service Unavailable: the authorization server cannot be reached to check the token; retry later',
-            headers: { 'Retry-After': '5' },
+            reason: error.timedOut ? 'auth_timeout' : 'auth_unavailable',
+            message: error.timedOut
+              ? 'Service Unavailable: the authorization server did not answer in time to check the token; retry later'
+              : 'Service Unavailable: the authorization server cannot be reached to check the token; retry later',
+            headers: { 'Retry-After': String(RETRY_AFTER_FAILURE_MS / 1000) },
           };
         }
         const why = error instanceof TokenError ? error.message : 'the token cannot be read';
         return {
           ok: false,
-          guess: true,
           ...unauthorized('auth', `Unauthorized: ${why}`, { error: 'invalid_token', error_description: why }),
         };
       }

@@ -10,14 +10,16 @@ import { tokenVerifier } from './verifier.js';
  */
 export function oauthResourceServer(
   options: OAuthOptions,
-  deps: { now(): number; dispatcher?: () => Promise<Dispatcher> },
+  deps: { now(): number; log(entry: object): void; dispatcher?: () => Promise<Dispatcher> },
 ): ResourceServer {
   const dispatcher = deps.dispatcher ?? ownDispatcher();
   const verify = tokenVerifier({
     issuer: options.issuer,
     audience: options.publicUrl,
     fetchJson: fetchJsonWith(dispatcher),
+    deadlineMs: options.timeoutMs,
     now: deps.now,
+    log: deps.log,
   });
   return resourceServer({ issuer: options.issuer, publicUrl: options.publicUrl, verify });
 }

@@ -16,7 +16,8 @@ import { Client as ClientV1 } from '@modelcontextprotocol/sdk/client/index.js';
 import { ClientCredentialsProvider as ProviderV1 } from '@modelcontextprotocol/sdk/client/auth-extensions.js';
 import { StreamableHTTPClientTransport as HttpV1 } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { startAuthorizationServer, type AuthorizationServer } from '../../helpers/authorization-server.js';
-import { mintJwt, tampered, unsignedJwt } from '../../helpers/jwt-mint.js';
+import { mintJwt, nonCanonical, tampered, unsignedJwt } from '../../helpers/jwt-mint.js';
+import { startTricklingIssuer } from '../../helpers/trickling-issuer.js';
 import { VALID } from '../../helpers/valid-args.js';
 import { rawRequest, rpcMessage, runCli, spawnHttpServer, type HttpServerProcess } from '../../helpers/spawn-http.js';
 
@@ -245,6 +246,27 @@ describe('OAuth mode on the wire', () => {
       () => mintJwt(claims(), { key: stranger, kid: setup.as.kid, alg: 'ES256' }),
     ],
     ['a tampered signature', () => tampered(token())],
+    [
+      'an ID token (typ JWT)',
+      () =>
+        mintJwt(claims({ nonce: 'n-0S6' }), { key: setup.as.signingKey, kid: setup.as.kid, alg: 'ES256', typ: 'JWT' }),
+    ],
+    [
+      'a logout token',
+      () =>
+        mintJwt(claims({ events: { 'http://schemas.openid.net/event/backchannel-logout': {} } }), {
+          key: setup.as.signingKey,
+          kid: setup.as.kid,
+          alg: 'ES256',
+          typ: 'logout+jwt',
+        }),
+    ],
+    [
+      'a token without typ',
+      () => mintJwt(claims(), { key: setup.as.signingKey, kid: setup.as.kid, alg: 'ES256', typ: null }),
+    ],
+    ['a signature with stray bits in its last character', () => nonCanonical(token(), 'trailing-bits')],
+    ['a padded signature', () => nonCanonical(token(), 'padding')],
     ['no JWT at all', () => 'opaque-token-value-1234567890'],
   ];
   it.each(BAD)('refuses %s with 401 invalid_token', async (_name, make) => {
@@ -331,6 +353,109 @@ describe('OAuth mode on the wire', () => {
     expect(log).not.toContain(sample.split('.')[2]!.slice(0, 16));
     expect(log).toContain('"refused":"auth"');
   });
+});
+
+describe('OAuth mode, wrong tokens behind one address', () => {
+  it("refuses one user's wrong tokens without refusing the valid tokens of another user at the same address", async () => {
+    const port = await freePort();
+    const publicUrl = `http://127.0.0.1:${port}/mcp`;
+    const as = await startAuthorizationServer(publicUrl, CLIENTS);
+    // The test's requests come through a trusted proxy on loopback, all from one office address behind a NAT.
+    const server = await spawnHttpServer(['--sandbox', '--port', String(port)], {
+      SVC_MCP_OAUTH_ISSUER: as.issuer,
+      SVC_MCP_PUBLIC_URL: publicUrl,
+      SVC_MCP_TRUSTED_PROXIES: '127.0.0.1',
+    });
+    const office = { 'X-Forwarded-For': '203.0.113.7' };
+    const now = Math.floor(Date.now() / 1000);
+    const tokenOf = (sub: string, over: Record<string, unknown> = {}) =>
+      mintJwt(
+        { iss: as.issuer, aud: publicUrl, sub, scope: 'svc.read', exp: now + 300, ...over },
+        { key: as.signingKey, kid: as.kid, alg: 'ES256' },
+      );
+    const open = (token: string) =>
+      rawRequest(server.url, {
+        headers: { ...office, Authorization: `Bearer ${token}` },
+        body: JSON.stringify({
+          jsonrpc: '2.0',
+          id: 1,
+          method: 'initialize',
+          params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '0' } },
+        }),
+      });
+    try {
+      const stale = tokenOf('mallory', { exp: now - 3600 });
+      const forged = tampered(tokenOf('mallory'));
+      for (let i = 0; i < 12; i += 1) {
+        expect((await open(i % 2 === 0 ? stale : forged)).status).toBe(401);
+        expect((await open(tokenOf(`other-${i}`, { aud: 'https://elsewhere.example.com' }))).status).toBe(401);
+      }
+      const alice = await open(tokenOf('alice'));
+      expect(alice.status).toBe(200);
+      expect(alice.headers['mcp-session-id']).toBeTruthy();
+      // The wrong token is still refused for what it is, not for where it comes from.
+      const again = await open(forged);
+      expect(again.status).toBe(401);
+      expect(again.headers['www-authenticate']).toMatch(/error_description="the token signature is invalid"/);
+      expect(server.stderr()).not.toContain('"refused":"auth_backoff"');
+    } finally {
+      await server.stop();
+      await as.close();
+    }
+  });
+});
+
+describe('OAuth mode, an authorization server that trickles its answer', () => {
+  it.each(['metadata', 'jwks'] as const)(
+    'answers 503 "did not answer in time" when its %s trickles, and logs it once',
+    async (trickle) => {
+      const { privateKey, publicKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
+      const issuer = await startTricklingIssuer({
+        trickle,
+        jwks: { keys: [{ ...publicKey.export({ format: 'jwk' }), kid: 'k1', use: 'sig' }] },
+      });
+      const port = await freePort();
+      const publicUrl = `http://127.0.0.1:${port}/mcp`;
+      const server = await spawnHttpServer(['--sandbox', '--port', String(port)], {
+        SVC_MCP_OAUTH_ISSUER: issuer.issuer,
+        SVC_MCP_PUBLIC_URL: publicUrl,
+        SVC_MCP_OAUTH_TIMEOUT_MS: '300',
+      });
+      const now = Math.floor(Date.now() / 1000);
+      const token = mintJwt(
+        { iss: issuer.issuer, aud: publicUrl, sub: 'alice', scope: 'svc.read', exp: now + 300 },
+        { key: privateKey, kid: 'k1', alg: 'ES256' },
+      );
+      const initialize = JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'initialize',
+        params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '0' } },
+      });
+      try {
+        const answers = await Promise.all(
+          [1, 2, 3].map(() =>
+            rawRequest(server.url, { headers: { Authorization: `Bearer ${token}` }, body: initialize }),
+          ),
+        );
+        for (const answer of answers) {
+          expect(answer.status).toBe(503);
+          expect(answer.headers['retry-after']).toBe('5');
+          expect(rpcMessage(answer.body).error?.message).toBe(
+            'Service Unavailable: the authorization server did not answer in time to check the token; retry later',
+          );
+        }
+        await expect.poll(() => server.stderr().match(/"event":"oauth_keys_unavailable"/g)?.length ?? 0).toBe(1);
+        expect(server.stderr()).toContain(
+          '{"event":"oauth_keys_unavailable","why":"the authorization server did not answer within 300 ms (SVC_MCP_OAUTH_TIMEOUT_MS)"}',
+        );
+        await expect.poll(() => server.stderr().match(/"status":503,.*"refused":"auth_timeout"/g)?.length).toBe(3);
+      } finally {
+        await server.stop();
+        await issuer.close();
+      }
+    },
+  );
 });
 
 describe('OAuth mode with replicas', () => {
