@@ -24,6 +24,8 @@ export interface TokenClaims {
   scopes: readonly string[];
   /** Seconds since the epoch. */
   expiresAt: number;
+  /** Every claim of the token, for the credential profile a claim picks (never logged). */
+  claims: Readonly<Record<string, unknown>>;
 }
 
 export interface ClaimChecks {
@@ -186,7 +188,7 @@ export function checkClaims(payload: Record<string, unknown>, checks: ClaimCheck
   const client = [payload.client_id, payload.azp, payload.appid, payload.cid].find(
     (c): c is string => typeof c === 'string',
   );
-  return { subject: sub, ...(client ? { client } : {}), scopes: scopesOf(payload), expiresAt: exp };
+  return { subject: sub, ...(client ? { client } : {}), scopes: scopesOf(payload), expiresAt: exp, claims: payload };
 }
 
 /** `scope` is a space-separated string (RFC 9068); Entra ID and Okta use `scp`, a string or an array. */

@@ -19,7 +19,12 @@ export function oauthResourceServer(
     fetchJson: fetchJsonWith(dispatcher),
     now: deps.now,
   });
-  return resourceServer({ issuer: options.issuer, publicUrl: options.publicUrl, verify });
+  return resourceServer({
+    issuer: options.issuer,
+    publicUrl: options.publicUrl,
+    verify,
+    ...(options.profiles ? { profiles: options.profiles } : {}),
+  });
 }
 
 function ownDispatcher(): () => Promise<Dispatcher> {

@@ -109,11 +109,14 @@ describe('claims', () => {
   const good = { iss: ISSUER, aud: AUDIENCE, sub: 'alice', exp: NOW + 300, scope: 'svc.read svc.write' };
 
   it('gives the subject, the client and the scopes of a good token', () => {
-    expect(checkClaims({ ...good, client_id: 'agent', azp: 'other' }, checks)).toEqual({
+    const payload = { ...good, client_id: 'agent', azp: 'other' };
+    expect(checkClaims(payload, checks)).toEqual({
       subject: 'alice',
       client: 'agent',
       scopes: ['svc.read', 'svc.write'],
       expiresAt: NOW + 300,
+      // All of them, for the credential profile a claim picks.
+      claims: payload,
     });
     expect(checkClaims({ ...good, azp: 'kc-client' }, checks).client).toBe('kc-client');
     expect(checkClaims({ ...good, scope: undefined, scp: ['svc.read'] }, checks).scopes).toEqual(['svc.read']);
