@@ -19,6 +19,7 @@ import TOOL_DEFINITIONS from './generated/tool-definitions.json' with { type: 'j
 import { isLoopback } from './util/loopback.js';
 import { parseAddressOrBlock } from './transports/http-clients.js';
 import { parseHeaders, signalUrl, type TelemetryOptions } from './telemetry/options.js';
+import type { Profiles } from './profiles.js';
 
 export interface HttpOptions {
   host: string;
@@ -52,6 +53,8 @@ export interface OAuthOptions {
   publicUrl: string;
   /** SVC_MCP_OAUTH_TIMEOUT_MS: how long a request may wait on the authorization server's metadata and keys. */
   timeoutMs: number;
+  /** Credential profiles, when SVC_PROFILES_FILE is set: each token's claim picks one (profiles.ts). */
+  profiles?: Profiles;
 }
 
 export interface Credentials {
@@ -104,6 +107,12 @@ export interface Config {
   telemetry?: TelemetryOptions;
   /** The values of the variables the table marks secret: kept out of every result, error and log line. */
   secrets: readonly string[];
+  /** SVC_PROFILES_FILE: credential profiles, read at start into `profiles`. */
+  profilesFile?: string;
+  /** The profile this process uses (--profile, SVC_PROFILE, or the file's default; not in OAuth mode). */
+  profile?: string;
+  /** The credential profiles (OAuth mode: picked per token by `profiles.select`). */
+  profiles?: Profiles;
 }
 
 /** Shortest SVC_MCP_AUTH_TOKEN accepted: 32 random hex characters are 128 bits. */
@@ -206,9 +215,10 @@ function readCredentials(value: Value): Credentials {
   };
 }
 
-function buildConfig(flags: Flags, env: Env): Config {
-  // Typed by the table: a variable read here is one that --help, the README and the manifest know.
-  const { value, secrets } = reader(env);
+/** What reaches the platform, read from one environment (the process's, or a profile's). */
+export type PlatformSettings = Pick<Config, 'serviceUrls' | 'credentials' | 'streamingRegion'>;
+
+function readPlatform(value: Value): PlatformSettings {
   const serviceUrls: Partial<Record<ServiceId, string>> = {};
   const gatewayUrl = value('SVC_GATEWAY_URL');
   for (const service of SERVICES) {
@@ -216,10 +226,29 @@ function buildConfig(flags: Flags, env: Env): Config {
     const url = value(name) ?? gatewayUrl;
     if (url) serviceUrls[service] = parseOrigin(url, value(name) ? name : 'SVC_GATEWAY_URL');
   }
-
-  const credentials = readCredentials(value);
-  const wholeNumber = (name: WholeNumberEnvName) => integer(value(name) ?? envDefault(name), name, ...envRange(name));
   const region = oneOf('SVC_STREAMING_REGION', value('SVC_STREAMING_REGION') ?? envDefault('SVC_STREAMING_REGION'));
+  return { serviceUrls, credentials: readCredentials(value), streamingRegion: region as StreamingRegion };
+}
+
+/** The platform settings of an environment and the secrets among them (a credential profile's, see profiles.ts). */
+export function platformFrom(env: Env): PlatformSettings & { secrets: string[] } {
+  const { value, secrets } = reader(env);
+  const platform = readPlatform(value);
+  return { ...platform, secrets: [...secrets] };
+}
+
+/** The tool filters of an environment (a credential profile's): each can only take tools away. */
+export function narrowingFrom(env: Env): Pick<SafetyOptions, 'readOnly' | 'tools' | 'services'> {
+  const { value } = reader(env);
+  const { readOnly, tools, services } = safetyOptions({}, value, {});
+  return { readOnly, ...(tools ? { tools } : {}), ...(services ? { services } : {}) };
+}
+
+function buildConfig(flags: Flags, env: Env): Config {
+  // Typed by the table: a variable read here is one that --help, the README and the manifest know.
+  const { value, secrets } = reader(env);
+  const { serviceUrls, credentials, streamingRegion } = readPlatform(value);
+  const wholeNumber = (name: WholeNumberEnvName) => integer(value(name) ?? envDefault(name), name, ...envRange(name));
   const timeoutMs = wholeNumber('SVC_TIMEOUT_MS');
 
   const host = flags.host ?? flagDefault('host');
@@ -288,8 +317,9 @@ function buildConfig(flags: Flags, env: Env): Config {
     sandbox: Boolean(flags.sandbox),
     serviceUrls,
     credentials,
-    streamingRegion: region as StreamingRegion,
+    streamingRegion,
     timeoutMs,
+    ...profileChoice(flags, value, oauth !== undefined),
     shutdownGraceMs: wholeNumber('SVC_MCP_SHUTDOWN_GRACE_MS'),
     proxy: {
       http: value('HTTP_PROXY') ?? value('http_proxy'),
@@ -300,6 +330,23 @@ function buildConfig(flags: Flags, env: Env): Config {
     // Last: every variable has been read by now.
     secrets: [...secrets],
   };
+}
+
+/**
+ * Where the credential profiles are and which one this process uses; the file is read at start (main.ts, with
+ * profiles.ts). In OAuth mode each token's claim picks the profile, so a process-wide choice would be ignored.
+ */
+function profileChoice(flags: Flags, value: Value, oauth: boolean): Pick<Config, 'profilesFile' | 'profile'> {
+  const profilesFile = value('SVC_PROFILES_FILE');
+  const profile = flags.profile?.trim() || value('SVC_PROFILE');
+  const source = flags.profile !== undefined ? '--profile' : 'SVC_PROFILE';
+  if (profile !== undefined && profilesFile === undefined)
+    throw new ConfigError(`${source} names a profile, but SVC_PROFILES_FILE is not set`);
+  if (profile !== undefined && oauth)
+    throw new ConfigError(
+      `${source} is not used in OAuth mode: each token's claim picks its profile (docs/profiles.md)`,
+    );
+  return { ...(profilesFile ? { profilesFile } : {}), ...(profile ? { profile } : {}) };
 }
 
 /**

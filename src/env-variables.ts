@@ -26,6 +26,11 @@ export interface EnvVariable {
   readonly unit?: 'ms' | 'bytes';
   /** A credential: never logged or returned, and `sensitive` in manifest.json. */
   readonly secret?: true;
+  /**
+   * May be a key of a credential profile (SVC_PROFILES_FILE): `platform` for what reaches the platform (URLs, key
+   * pairs, Region), `narrowing` for what can only take tools away.
+   */
+  readonly profile?: 'platform' | 'narrowing';
   /** A setting of the MCP Bundle: its entry in manifest.json's user_config, which maps it to this variable. */
   readonly bundle?: BundleSetting;
 }
@@ -62,6 +67,7 @@ const MiB = 1024 * 1024;
 export const ENV_VARIABLES = [
   {
     name: 'SVC_GATEWAY_URL',
+    profile: 'platform',
     group: 'service',
     meaning: 'origin used for every service that has no URL of its own',
     bundle: {
@@ -73,6 +79,7 @@ export const ENV_VARIABLES = [
   },
   {
     name: 'SVC_<SERVICE>_URL',
+    profile: 'platform',
     values: SERVICES.map((service) => service.toUpperCase()),
     group: 'service',
     meaning: 'origin of one service',
@@ -80,6 +87,7 @@ export const ENV_VARIABLES = [
   },
   {
     name: 'SVC_ACCESS_KEY',
+    profile: 'platform',
     group: 'service',
     meaning: 'gateway access key (E1, E2, E4, E6-E11, E13-E15)',
     bundle: {
@@ -90,6 +98,7 @@ export const ENV_VARIABLES = [
   },
   {
     name: 'SVC_SECRET_KEY',
+    profile: 'platform',
     group: 'service',
     meaning: 'gateway secret key: signs the requests, never sent',
     secret: true,
@@ -97,6 +106,7 @@ export const ENV_VARIABLES = [
   },
   {
     name: 'SVC_CLIENT_ID',
+    profile: 'platform',
     group: 'service',
     meaning: 'application key pair ID of translation and maps (E3, E5)',
     bundle: {
@@ -107,6 +117,7 @@ export const ENV_VARIABLES = [
   },
   {
     name: 'SVC_CLIENT_SECRET',
+    profile: 'platform',
     group: 'service',
     meaning: 'application key pair secret of translation and maps',
     secret: true,
@@ -118,28 +129,33 @@ export const ENV_VARIABLES = [
   },
   {
     name: 'SVC_TRANSLATION_CLIENT_ID',
+    profile: 'platform',
     group: 'service',
     meaning: 'key pair ID of translation alone, instead of SVC_CLIENT_ID',
   },
   {
     name: 'SVC_TRANSLATION_CLIENT_SECRET',
+    profile: 'platform',
     group: 'service',
     meaning: 'key pair secret of translation alone',
     secret: true,
   },
   {
     name: 'SVC_MAPS_CLIENT_ID',
+    profile: 'platform',
     group: 'service',
     meaning: 'key pair ID of maps alone, instead of SVC_CLIENT_ID',
   },
   {
     name: 'SVC_MAPS_CLIENT_SECRET',
+    profile: 'platform',
     group: 'service',
     meaning: 'key pair secret of maps alone',
     secret: true,
   },
   {
     name: 'SVC_STUDIO_API_KEY',
+    profile: 'platform',
     group: 'service',
     meaning: 'text-generation API key (E12)',
     details: 'Sent as `X-SVC-STUDIO-API-KEY`.',
@@ -152,6 +168,7 @@ export const ENV_VARIABLES = [
   },
   {
     name: 'SVC_STUDIO_GATEWAY_KEY',
+    profile: 'platform',
     group: 'service',
     meaning: 'text-generation gateway key, issued with the API key (E12)',
     details: 'Sent as `X-SVC-APIGW-API-KEY`.',
@@ -164,6 +181,7 @@ export const ENV_VARIABLES = [
   },
   {
     name: 'SVC_STREAMING_REGION',
+    profile: 'platform',
     group: 'service',
     meaning: 'streaming Region (E1, E2) when a call names none',
     choices: Object.keys(STREAMING_REGIONS),
@@ -182,6 +200,20 @@ export const ENV_VARIABLES = [
     range: [1, 600_000],
     unit: 'ms',
     bundle: { key: 'timeout_ms', title: 'Timeout (ms)', description: 'Upstream timeout per call in milliseconds' },
+  },
+  {
+    name: 'SVC_PROFILES_FILE',
+    group: 'service',
+    meaning: 'credential profiles: a JSON file of named sets of the platform variables',
+    details:
+      '`{"profiles": {"<name>": {"<VARIABLE>": <value>, …}}, "select": {"claim": "<claim>", "rules": [{"value": ' +
+      '"<claim value>", "profile": "<name>"}]}, "default": "<name>"}`. In OAuth mode the token\'s claim picks the ' +
+      'profile; otherwise `--profile` / `SVC_PROFILE`. A bad file stops the start (exit code 2).',
+  },
+  {
+    name: 'SVC_PROFILE',
+    group: 'service',
+    meaning: 'the profile of SVC_PROFILES_FILE this process uses (as --profile); not in OAuth mode',
   },
   {
     name: 'SVC_MAX_CONCURRENT_CALLS',
@@ -247,6 +279,7 @@ export const ENV_VARIABLES = [
   },
   {
     name: 'SVC_READ_ONLY',
+    profile: 'narrowing',
     group: 'safety',
     meaning: 'true: only read-only tools are listed and callable (as --read-only)',
     choices: ['true', 'false'],
@@ -255,12 +288,14 @@ export const ENV_VARIABLES = [
   },
   {
     name: 'SVC_TOOLS',
+    profile: 'narrowing',
     group: 'safety',
     meaning: 'comma-separated tool names: only these are listed and callable (as --tools)',
     bundle: { key: 'tools', title: 'Only these tools', description: 'Comma-separated tool names; empty for all' },
   },
   {
     name: 'SVC_SERVICES',
+    profile: 'narrowing',
     group: 'safety',
     meaning: 'comma-separated service ids: only their tools are listed and callable (as --services)',
     listOf: SERVICES,
@@ -643,6 +678,14 @@ export function namesOf(variable: EnvVariable): string[] {
 /** The row a concrete name belongs to, if any. */
 export function variableNamed(name: string): EnvVariable | undefined {
   return ENV_VARIABLES.find((v: EnvVariable) => namesOf(v).includes(name));
+}
+
+/** The names a credential profile may set, each with what it is for (the rows marked `profile`). */
+export function profileVariables(): ReadonlyMap<string, { kind: 'platform' | 'narrowing'; secret: boolean }> {
+  const rows = (ENV_VARIABLES as readonly EnvVariable[]).filter((v) => v.profile !== undefined);
+  return new Map(
+    rows.flatMap((v) => namesOf(v).map((name) => [name, { kind: v.profile!, secret: v.secret === true }] as const)),
+  );
 }
 
 /** A default in words, e.g. 30 min for 1800000 ms or 4 MiB for 4194304 bytes; undefined when the number says it. */

@@ -49,6 +49,12 @@ export const FLAGS = {
   'read-only': { type: 'boolean', help: 'offer only the tools that change nothing' },
   tools: { type: 'string', value: '<a,b>', help: 'offer only these tools' },
   services: { type: 'string', value: '<a,b>', help: 'offer only the tools of these services (ids as in SVC_SERVICES)' },
+  profile: {
+    type: 'string',
+    value: '<name>',
+    help: 'use this profile of SVC_PROFILES_FILE (as SVC_PROFILE)',
+    details: "Not in OAuth mode, where each token's claim picks the profile ([profiles](profiles.md))",
+  },
   'no-confirm': { type: 'boolean', help: 'run destructive calls (E11, E15) without asking the user first' },
   help: { type: 'boolean', short: 'h' },
   version: { type: 'boolean', short: 'v' },

@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { ConfigError, parseCommand, usage, type Config } from './config.js';
 import { CREDENTIAL_HEADERS } from './upstream/auth.js';
 import { createUpstream } from './upstream/http.js';
@@ -41,15 +42,19 @@ async function main(): Promise<void> {
   };
 
   let config: Config = command.config;
+  if (config.profilesFile !== undefined) {
+    const { loadProfiles } = await import('./profiles.js');
+    config = loadProfiles(config, { env: process.env, readFile: (path) => readFileSync(path, 'utf8') });
+  }
   const cleanups: (() => Promise<void>)[] = [];
   if (config.sandbox) {
     // Loaded only when asked for: a production start never pays for the simulator.
-    const { startSandbox, sandboxConfig } = await import('./sandbox/launch.js');
-    const sandbox = await startSandbox();
-    cleanups.push(() => sandbox.close());
-    config = sandboxConfig(config, sandbox);
+    const { startSandboxes } = await import('./sandbox/launch.js');
+    const started = await startSandboxes(config);
+    cleanups.push(started.close);
+    config = started.config;
     log(
-      `svc-platform-mcp: SANDBOX MODE — every service is the embedded simulator at ${sandbox.url} (demo data, not the real platform)`,
+      `svc-platform-mcp: SANDBOX MODE — every service is the embedded simulator at ${started.urls.join(', ')} (demo data, not the real platform)`,
     );
   }
 

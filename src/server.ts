@@ -19,8 +19,9 @@ import { sharedLazyValidator } from './mcp/schema-validator.js';
 import { TOOL_DEFINITIONS } from './mcp/tool-definitions.js';
 import { serverInstructions } from './mcp/instructions.js';
 import { isEnabled, narrow, type Narrowing, type ToolPolicy } from './mcp/tool-policy.js';
+import { withProfile } from './profiles.js';
 import type { ToolHandler } from './mcp/tool-handler.js';
-import { registerTools } from './mcp/tool-registry.js';
+import { registerTools, type ToolView } from './mcp/tool-registry.js';
 import { WORKFLOW_TOOL_NAME, translateAndSummarizeTool } from './mcp/workflow-tool.js';
 import { OutgoingWire, redactMessage } from './outgoing-wire.js';
 import { SERVER_DESCRIPTION, SERVER_NAME, SERVER_VERSION } from './version.js';
@@ -104,26 +105,48 @@ export function createServerFactory(config: Config, deps: ServerDeps): ServerFac
   const codec = confirmationCodec(config.safety.stateKey);
   const spent = new SpentStates(deps.now);
   const egress = (message: JSONRPCMessage) => redactMessage(frame.redactor, withSlimIdentity(message));
-  // Each operation compiled once, here: every stage of every call gets its compiled form.
-  const defaultRegion = config.streamingRegion;
-  const compiled = new Map(CATALOGUE.map((op) => [op, compileOperation(op, { defaultRegion })]));
-  const operation = <Op extends (typeof CATALOGUE)[number]>(op: Op) => compiled.get(op)! as CompiledOperation<Op>;
-  const handlers: ToolHandler[] = [
-    ...CATALOGUE.map((op) => catalogueTool(operation(op), definition(op.name), frame, defaultRegion)),
-    translateAndSummarizeTool(definition(WORKFLOW_TOOL_NAME), frame, {
-      translate: operation(translateText),
-      complete: operation(createCompletion),
-    }),
-  ];
-  const { readOnly, tools, services, confirmDestructive } = config.safety;
-  const processPolicy: ToolPolicy = {
-    readOnly,
-    ...(tools ? { tools: new Set(tools) } : {}),
-    ...(services ? { services: new Set(services) } : {}),
+  // Each operation compiled once per Region it may default to (the process's, or a credential profile's): every stage
+  // of every call gets its compiled form.
+  const compiledFor = (defaultRegion: Config['streamingRegion']) => {
+    const compiled = new Map(CATALOGUE.map((op) => [op, compileOperation(op, { defaultRegion })]));
+    return <Op extends (typeof CATALOGUE)[number]>(op: Op) => compiled.get(op)! as CompiledOperation<Op>;
   };
-  if (!handlers.some((h) => isEnabled(processPolicy, h.facts))) {
-    throw new ConfigError('the read-only mode, --tools and --services leave no tool enabled');
-  }
+  /** The tools as one set of platform settings makes them: the process's, or one credential profile's. */
+  const viewOf = (settings: Config): ToolView => {
+    const own: CallFrame = settings === config ? frame : { ...frame, deps: { ...attemptDeps, config: settings } };
+    const operation = compiledFor(settings.streamingRegion);
+    const handlers: ToolHandler[] = [
+      ...CATALOGUE.map((op) => catalogueTool(operation(op), definition(op.name), own, settings.streamingRegion)),
+      translateAndSummarizeTool(definition(WORKFLOW_TOOL_NAME), own, {
+        translate: operation(translateText),
+        complete: operation(createCompletion),
+      }),
+    ];
+    const { readOnly, tools, services } = settings.safety;
+    const policy: ToolPolicy = {
+      readOnly,
+      ...(tools ? { tools: new Set(tools) } : {}),
+      ...(services ? { services: new Set(services) } : {}),
+    };
+    if (!handlers.some((h) => isEnabled(policy, h.facts))) {
+      const whose = settings.profile ? `, with the profile "${settings.profile}",` : '';
+      throw new ConfigError(`the read-only mode, --tools and --services${whose} leave no tool enabled`);
+    }
+    return { handlers, policy, ...(settings.profile ? { profile: settings.profile } : {}) };
+  };
+  // OAuth mode with credential profiles: each token's claim picks one (transports/oauth), and its calls run with that
+  // profile's keys and filters only. Otherwise the process has one set (a profile, if one was chosen, is applied).
+  const perToken = config.http.oauth && config.profiles;
+  const views = new Map(
+    perToken
+      ? [...config.profiles!.byName.values()].map((profile) => [profile.name, viewOf(withProfile(config, profile))])
+      : [[undefined, viewOf(config)]],
+  );
+  const processView = views.get(undefined) ?? views.values().next().value!;
+  const { handlers, policy: processPolicy } = processView;
+  const { confirmDestructive } = config.safety;
+  const viewFor = (profile: string | undefined): ToolView | undefined =>
+    perToken ? (profile === undefined ? undefined : views.get(profile)) : processView;
   const jsonSchemaValidator = sharedLazyValidator();
   const instructionsFor = (policy: ToolPolicy) =>
     serverInstructions({
@@ -146,6 +169,10 @@ export function createServerFactory(config: Config, deps: ServerDeps): ServerFac
 
   const factory = ({ narrowing, stateless = false, client }: ServerOptions = {}) => {
     const policy = narrow(processPolicy, narrowing);
+    const viewOfCaller = (profile: string | undefined) => {
+      const view = viewFor(profile);
+      return view && { ...view, policy: narrow(view.policy, narrowing) };
+    };
     // The low-level Server, not McpServer: see mcp/tool-registry.ts for why, with the figure. Prompts and resources
     // follow it, since their listings too depend on the client (they name only the tools it can see).
     const server = new FilteredServer({ egress, traced }, identity, {
@@ -165,8 +192,7 @@ export function createServerFactory(config: Config, deps: ServerDeps): ServerFac
         'resources/read': CACHE_HINT,
       },
     });
-    registerTools(server, handlers, {
-      policy,
+    registerTools(server, viewOfCaller, {
       confirmDestructive,
       elicitation: !stateless,
       codec,

@@ -10,7 +10,10 @@ const VALUES: Partial<Record<FlagName, string>> = {
   port: '0',
   tools: 'kms_migrate_key',
   services: 'kms',
+  profile: 'team-a',
 };
+/** The environment a flag needs beside it (--profile picks from a profiles file; parsing does not read it). */
+const ENV: Partial<Record<FlagName, Record<string, string>>> = { profile: { SVC_PROFILES_FILE: '/etc/profiles.json' } };
 /** A command line that gives the flag (with a value it accepts), with --http when it needs it. */
 const given = (name: FlagName, flag: Flag) => [
   ...(flag.httpOnly ? ['--http'] : []),
@@ -20,7 +23,7 @@ const given = (name: FlagName, flag: Flag) => [
 
 describe('the table of flags', () => {
   it('gives the parser every flag, with its short form', () => {
-    for (const [name, flag] of ROWS) expect(() => parseCommand(given(name, flag), {}), name).not.toThrow();
+    for (const [name, flag] of ROWS) expect(() => parseCommand(given(name, flag), ENV[name] ?? {}), name).not.toThrow();
     expect(parseCommand(['-h'], {})).toEqual({ kind: 'help' });
     expect(parseCommand(['-v'], {})).toEqual({ kind: 'version' });
     expect(() => parseCommand(['--verbose'], {})).toThrow(/Unknown option '--verbose'[\s\S]*Usage: svc-platform-mcp/);

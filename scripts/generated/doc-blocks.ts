@@ -77,6 +77,19 @@ export function httpEnvTable(): string {
   return [row(['Variable', 'Default', 'Meaning']), '|---|---|---|', ...rows].join('\n');
 }
 
+/** What a credential profile may set (docs/profiles.md): the env table's rows marked `profile`. */
+export function profileVariablesTable(): string {
+  const rows = ENV_VARIABLES.filter((v: EnvVariable) => v.profile !== undefined).map((v: EnvVariable) =>
+    row([
+      variableCell(v),
+      v.profile === 'narrowing' ? 'narrows the tools' : 'platform',
+      v.secret ? '**secret**: `{"env": "NAME"}` or `{"file": "PATH"}`' : 'a string',
+      meaningCell(v),
+    ]),
+  );
+  return [row(['variable', 'for', 'value', 'meaning']), '|---|---|---|---|', ...rows].join('\n');
+}
+
 /** The flags of the HTTP transport (docs/http.md): --http and those that apply only with it, said after the table. */
 export function httpFlagTable(): string {
   const rows = (Object.entries(FLAGS) as [string, Flag][])

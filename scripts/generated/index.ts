@@ -1,7 +1,15 @@
 // Every file, or part of one, that is made from the source: `npm run generate` (scripts/generate.mjs) writes them,
 // test/docs/generated.test.ts only compares. `read` gives a file's current text: the parts not generated are kept.
 import { computeToolDefinitions } from '../../src/mcp/tool-definitions.js';
-import { envTable, httpEnvTable, httpFlagTable, replaceBlock, toolTable, translationNote } from './doc-blocks.js';
+import {
+  envTable,
+  httpEnvTable,
+  httpFlagTable,
+  profileVariablesTable,
+  replaceBlock,
+  toolTable,
+  translationNote,
+} from './doc-blocks.js';
 import { linksFrom } from './links.js';
 import { manifestJson } from './manifest.js';
 import { serverJson } from './server-json.js';
@@ -31,6 +39,7 @@ export const DOCUMENTS: readonly (readonly [
     ],
   ],
   ['docs/tools.md', [['translation', translationNote]]],
+  ['docs/profiles.md', [['profile-variables', profileVariablesTable]]],
 ];
 
 export function generatedFiles(read: (path: string) => string): GeneratedFile[] {

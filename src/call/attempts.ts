@@ -16,7 +16,7 @@ export type Note = (level: 'info' | 'notice' | 'warning', message: string) => vo
 
 /** What the attempts of every call share: the platform's settings, the wire, the clock and chance. */
 export interface AttemptDeps {
-  config: Pick<Config, 'serviceUrls' | 'credentials' | 'streamingRegion' | 'timeoutMs' | 'limits'>;
+  config: Pick<Config, 'serviceUrls' | 'credentials' | 'streamingRegion' | 'timeoutMs' | 'limits' | 'profile'>;
   upstream: Upstream;
   /** Epoch milliseconds. */
   now(): number;

@@ -17,12 +17,14 @@ import { CallFailure } from '../upstream/failure.js';
 
 /**
  * What the sealed `requestState` of a confirmation proves: the form was asked for this tool with these arguments, of
- * this client (its OAuth subject, session or address, where the transport can tell), under this one-time nonce.
+ * this client (its OAuth subject, session or address, where the transport can tell), with the keys of this credential
+ * profile, under this one-time nonce.
  */
 export interface ConfirmationState {
   tool: string;
   digest: string;
   client?: string;
+  profile?: string;
   nonce?: string;
 }
 
@@ -49,6 +51,8 @@ export type ConfirmationChannel =
       codec: RequestStateCodec<ConfirmationState>;
       /** Who asks: a sealed state answers only for the client it was asked for. */
       client: string | undefined;
+      /** Whose keys the call would use: a state sealed for one credential profile confirms no call of another. */
+      profile: string | undefined;
       /** The nonces of the states already answered in this process: each is good for one call. */
       spent: SpentStates;
     };
@@ -183,13 +187,19 @@ async function askByInputRequest(
   channel: Extract<ConfirmationChannel, { kind: 'input-request' }>,
   request: ConfirmationRequest,
 ): Promise<Confirmed> {
-  const { ctx, codec, client, spent } = channel;
+  const { ctx, codec, client, profile, spent } = channel;
   const state = ctx.mcpReq.requestState<ConfirmationState>();
   if (state === undefined) {
     const nonce = globalThis.crypto.randomUUID();
     const asked = inputRequired({
       inputRequests: { [FORM]: inputRequired.elicit(form(request)) },
-      requestState: await codec.mint({ tool: request.tool, digest: digest(request), client, nonce }),
+      requestState: await codec.mint({
+        tool: request.tool,
+        digest: digest(request),
+        client,
+        ...(profile !== undefined ? { profile } : {}),
+        nonce,
+      }),
     });
     return { kind: 'ask', request: asked };
   }
@@ -197,6 +207,8 @@ async function askByInputRequest(
     refuse(request, 'the confirmation answered was asked for another call (other tool or arguments)');
   }
   if (state.client !== client) refuse(request, 'the confirmation answered was asked by another client');
+  if (state.profile !== profile)
+    refuse(request, 'the confirmation answered was asked under another credential profile');
   checkFormAnswer(request, formAnswer(ctx, request.field));
   if (typeof state.nonce !== 'string' || !spent.spend(state.nonce)) {
     refuse(request, 'this confirmation was already used: each answered form is good for one call');

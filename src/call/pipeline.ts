@@ -24,9 +24,10 @@ export type CallLog = (entry: {
   durationMs: number;
   attempts: number;
   httpStatus?: number;
-  /** In OAuth mode: the token's subject and client, never the token. */
+  /** In OAuth mode: the token's subject and client, never the token, and the credential profile it picked. */
   sub?: string;
   client_id?: string;
+  profile?: string;
 }) => void;
 
 /** What every call of the process shares: the attempts' dependencies, the places to run, the secrets, the log. */
@@ -161,13 +162,14 @@ export async function runCall(
     release?.();
     done();
   }
-  deps.telemetry?.callEnded(logged);
+  deps.telemetry?.callEnded(logged, deps.config.profile);
   frame.log({
     tool,
     outcome: logged,
     durationMs: deps.now() - record.started,
     attempts: record.attempts,
     httpStatus: record.status,
+    ...(deps.config.profile ? { profile: deps.config.profile } : {}),
     ...ctx.who,
   });
   return outcome;

@@ -9,6 +9,8 @@ export interface Caller {
   client?: string;
   scopes: readonly string[];
   key: string;
+  /** The credential profile the token's claim picked (SVC_PROFILES_FILE), when the server has profiles. */
+  profile?: string;
 }
 
 /**

@@ -25,8 +25,15 @@ import { scopeNarrowing } from './scopes.js';
 import { narrow, whyDisabled, type ToolPolicy } from './tool-policy.js';
 import type { ToolHandler } from './tool-handler.js';
 
-export interface RegistryOptions {
+/** The tools one caller sees: the process's, or those of the credential profile its token picked. */
+export interface ToolView {
+  handlers: readonly ToolHandler[];
+  /** The operator's filters, narrowed by the profile's and by the client's HTTP headers. */
   policy: ToolPolicy;
+  profile?: string;
+}
+
+export interface RegistryOptions {
   confirmDestructive: boolean;
   /**
    * Whether this server may ask the client for forms (never over stateless 2025 HTTP: the answer could not come back).
@@ -47,64 +54,87 @@ export interface RegistryOptions {
  * tools 75.8 µs (`node bench/server-construction.mjs`, this machine, Node 20). Only the tools the policy enables
  * are listed; calling another is a tool error.
  */
-export function registerTools(server: Server, handlers: readonly ToolHandler[], options: RegistryOptions): void {
-  const byName = new Map(handlers.map((h) => [h.definition.name, h]));
-  const listingOf = (policy: ToolPolicy) => ({
-    tools: handlers
+export function registerTools(
+  server: Server,
+  viewOf: (profile: string | undefined) => ToolView | undefined,
+  options: RegistryOptions,
+): void {
+  const listingOf = (view: ToolView, policy: ToolPolicy) => ({
+    tools: view.handlers
       .filter((h) => whyDisabled(policy, h.facts) === undefined)
       .map((h) => (options.confirmDestructive ? h.definition : withoutConfirm(h.definition))),
   });
-  const listing = listingOf(options.policy);
   // OAuth mode: each request's token narrows further (in a session too, where a later token may hold more scopes:
-  // the step-up of the MCP authorization specification). A few scope sets at most: their listings are kept.
-  const byScopes = new Map<string, ReturnType<typeof listingOf>>();
-  const policyFor = (caller: Caller | undefined) =>
-    caller ? narrow(options.policy, scopeNarrowing(caller.scopes)) : options.policy;
+  // the step-up of the MCP authorization specification), and picks the credential profile when there are several.
+  // A few profiles and scope sets at most: their listings are kept.
+  const listings = new Map<string, ReturnType<typeof listingOf>>();
+  const policyFor = (view: ToolView, caller: Caller | undefined) =>
+    caller ? narrow(view.policy, scopeNarrowing(caller.scopes)) : view.policy;
+  // The transport refuses a token that picks no profile (403); a view is missing only if a caller slipped past it.
+  const viewFor = (caller: Caller | undefined) => {
+    const view = viewOf(caller?.profile);
+    if (!view) throw new ProtocolError(ProtocolErrorCode.InvalidRequest, 'no credential profile for this caller');
+    return view;
+  };
   server.setRequestHandler('tools/list', (_request, ctx) => {
     const caller = callerOf(ctx);
-    if (!caller) return listing;
-    const policy = policyFor(caller);
-    const key = [...(policy.tools ?? [])].join(',');
-    let found = byScopes.get(key);
-    if (!found) byScopes.set(key, (found = listingOf(policy)));
+    const view = viewFor(caller);
+    const policy = policyFor(view, caller);
+    const key = `${view.profile ?? ''}\n${policy.readOnly}\n${[...(policy.tools ?? [])].join(',')}`;
+    let found = listings.get(key);
+    if (!found) listings.set(key, (found = listingOf(view, policy)));
     return found;
   });
   server.setRequestHandler('tools/call', async (request, ctx): Promise<CallToolResult | InputRequiredResult> => {
     const name = request.params.name;
-    const handler = byName.get(name);
+    const caller = callerOf(ctx);
+    const view = viewFor(caller);
+    const handler = view.handlers.find((h) => h.definition.name === name);
     // A protocol error, as the MCP specification asks for an unknown tool.
     if (!handler) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown tool: ${name}`);
-    const caller = callerOf(ctx);
-    const disabled = whyDisabled(policyFor(caller), handler.facts);
+    const disabled = whyDisabled(policyFor(view, caller), handler.facts);
     if (disabled)
       return asResult(
         errorResult(
-          `${name} failed [not_enabled]: ${name} is not enabled on this server: ${disabled}. Nothing was sent.`,
+          `${name} failed [not_enabled]: ${name} is not enabled on this server: ${disabled}${view.profile ? ` (profile ${view.profile})` : ''}. Nothing was sent.`,
         ),
       );
     const outcome = await handler.call(request.params.arguments, {
       // Who takes turns for places: in OAuth mode the user, else the address the transport tells (the sessions of one
       // address share its places; stdio is one client), never the session.
       client: caller?.key ?? options.client,
-      ...(caller ? { who: { sub: caller.subject, ...(caller.client ? { client_id: caller.client } : {}) } } : {}),
+      ...(caller ? { who: whoOf(caller) } : {}),
       signal: ctx.mcpReq.signal,
       note: noteFor(ctx),
       progress: progressFor(ctx),
-      confirmation: confirmationChannel(server, ctx, options),
+      confirmation: confirmationChannel(server, ctx, options, view.profile),
     });
     // An input request is returned as it is: the SDK sends it to the 2026-07-28 client.
     return outcome.kind === 'input' ? outcome.request : asResult(outcome.result);
   });
 }
 
+/** Who calls, for the call's log line and spans: never the token. */
+function whoOf(caller: Caller): NonNullable<CallContext['who']> {
+  return {
+    sub: caller.subject,
+    ...(caller.client ? { client_id: caller.client } : {}),
+  };
+}
+
 /** How the user of this request confirms: by the form its client can show in its era, else by `confirm`. */
-function confirmationChannel(server: Server, ctx: ServerContext, options: RegistryOptions): ConfirmationChannel {
+function confirmationChannel(
+  server: Server,
+  ctx: ServerContext,
+  options: RegistryOptions,
+  profile: string | undefined,
+): ConfirmationChannel {
   const modern = ctx.mcpReq.envelope !== undefined;
   const forms = options.elicitation && showsForms(modern ? clientCapabilities(ctx) : server.getClientCapabilities());
   if (!forms) return { kind: 'argument' };
   if (!modern) return { kind: 'elicitation', ctx };
   const { codec, spent } = options;
-  return { kind: 'input-request', ctx, codec, spent, client: ctx.sessionId ?? options.client };
+  return { kind: 'input-request', ctx, codec, spent, client: ctx.sessionId ?? options.client, profile };
 }
 
 /** A 2026-07-28 request carries the client's capabilities itself (a 2025 client declared them at initialize). */

@@ -15,6 +15,8 @@ export interface SandboxOptions {
   now?: () => number;
   /** One line per request (method, path, status, time); never headers, queries or bodies. */
   log?: (line: string) => void;
+  /** The account it accepts; by default the published demo credentials (a credential profile has its own). */
+  credentials?: SandboxCredentials;
 }
 
 export interface Sandbox {
@@ -33,7 +35,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   const routes = allRoutes();
   const { controller, source } = createFaults(routes.map(routeKey));
   const requests = createRequestLog();
-  const credentials = { ...SANDBOX_CREDENTIALS };
+  const credentials = { ...(options.credentials ?? SANDBOX_CREDENTIALS) };
   const server = await listen({
     host: options.host ?? '127.0.0.1',
     port: options.port ?? 0,

@@ -98,8 +98,10 @@ export class CallSpans {
   }
 
   /** The tool call of the current request ended so: `ok`, `input_required`, or its failure code. */
-  callEnded(outcome: string): void {
-    this.#current.getStore()?.span.setAttribute(ATTR.callOutcome, outcome);
+  callEnded(outcome: string, profile?: string): void {
+    const span = this.#current.getStore()?.span;
+    span?.setAttribute(ATTR.callOutcome, outcome);
+    if (profile !== undefined) span?.setAttribute(ATTR.callProfile, profile);
   }
 
   #child(name: string, kind: SpanKind, attributes: Record<string, string | number> = {}): Span {

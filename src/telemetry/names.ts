@@ -43,6 +43,8 @@ export const ATTR = {
   urlPath: 'url.path',
   urlTemplate: 'url.template',
   callOutcome: `${OWN}.call.outcome`,
+  /** The credential profile whose keys the call used (SVC_PROFILES_FILE): a name, never a key. */
+  callProfile: `${OWN}.call.profile`,
   confirmationChannel: `${OWN}.confirmation.channel`,
   confirmationAnswer: `${OWN}.confirmation.answer`,
   refusal: `${OWN}.refusal`,

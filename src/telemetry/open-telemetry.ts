@@ -79,7 +79,7 @@ export function startTelemetry(options: TelemetryOptions, deps: TelemetryDeps): 
     admission: () => calls.admission(),
     confirmation: (channel) => calls.confirmation(channel),
     attempt: (request) => calls.attempt(request),
-    callEnded: (outcome) => calls.callEnded(outcome),
+    callEnded: (outcome, profile) => calls.callEnded(outcome, profile),
     shutdown: async (withinMs) => {
       const flushed = Promise.allSettled([tracerProvider?.shutdown(), meterProvider?.shutdown()]);
       if (!(await settledWithin(flushed, withinMs)))

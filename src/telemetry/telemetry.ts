@@ -20,7 +20,8 @@ export interface Telemetry {
   /** A CLIENT span for one upstream attempt, a child of the current request's span. */
   attempt(request: AttemptRequest): AttemptSpan;
   /** How the current request's tool call ended: `ok`, `input_required` or a failure code such as `busy`. */
-  callEnded(outcome: string): void;
+  /** `profile`: the credential profile whose keys the call used. */
+  callEnded(outcome: string, profile?: string): void;
   /** Exports what is buffered and stops; settles within `withinMs` whether the collector answers or not. */
   shutdown(withinMs: number): Promise<void>;
 }

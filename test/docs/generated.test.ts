@@ -17,6 +17,7 @@ describe('generated files', () => {
       'README.md',
       'docs/http.md',
       'docs/tools.md',
+      'docs/profiles.md',
       'manifest.json',
       'server.json',
     ]);

@@ -20,6 +20,8 @@ export interface TestClient {
   id: string;
   secret: string;
   scopes: string;
+  /** More claims of this client's access tokens, e.g. `groups` (as Keycloak's group mapper adds them). */
+  claims?: Record<string, unknown>;
 }
 
 export async function startAuthorizationServer(
@@ -34,6 +36,7 @@ export async function startAuthorizationServer(
   const { privateKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
   const signing = { ...privateKey.export({ format: 'jwk' }), kid: 'test-es256', alg: 'ES256', use: 'sig' };
   const scopesOf = new Map(clients.map((c) => [c.id, c.scopes]));
+  const claimsOf = new Map(clients.map((c) => [c.id, c.claims]));
   const provider = new Provider(issuer, {
     clients: clients.map((c) => ({
       client_id: c.id,
@@ -45,6 +48,7 @@ export async function startAuthorizationServer(
       id_token_signed_response_alg: 'ES256',
     })),
     jwks: { keys: [signing] },
+    extraTokenClaims: (_ctx: unknown, token: { clientId?: string }) => claimsOf.get(token.clientId ?? '') ?? {},
     // Client credentials use no cookie; keys only keep the provider from warning about their absence.
     cookies: { keys: ['svc-platform-mcp-test-cookie-key'] },
     features: {

@@ -8,6 +8,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { parseCommand } from '../../src/config.js';
 import { upstreamOf } from '../../src/upstream/http.js';
 import { createServerFactory } from '../../src/server.js';
+import { loadProfiles } from '../../src/profiles.js';
 
 const KEY = 'state-key-for-tests-0123456789abcdef';
 const ENVELOPE = {
@@ -22,16 +23,34 @@ let agent: MockAgent;
 /** Deletions that reached the upstream. */
 let deleted = 0;
 
-/** A replica: its own server factory behind the SDK's per-request handler, in front of the mock upstream. */
-function replica(env: Record<string, string>) {
-  const command = parseCommand([], {
+/** Two credential profiles of one account (the same keys): only the profile's name tells them apart. */
+const PROFILES = JSON.stringify({
+  profiles: Object.fromEntries(
+    ['team-a', 'team-b'].map((name) => [
+      name,
+      { SVC_GATEWAY_URL: ORIGIN, SVC_ACCESS_KEY: 'AK', SVC_SECRET_KEY: { env: 'PROFILE_SECRET' } },
+    ]),
+  ),
+});
+
+/**
+ * A replica: its own server factory behind the SDK's per-request handler, in front of the mock upstream; with
+ * `profile`, it runs with that credential profile (as --profile).
+ */
+function replica(env: Record<string, string>, profile?: string) {
+  const command = parseCommand(profile ? ['--profile', profile] : [], {
     SVC_GATEWAY_URL: ORIGIN,
     SVC_ACCESS_KEY: 'AK',
     SVC_SECRET_KEY: 'secret-key-0123',
+    ...(profile ? { SVC_PROFILES_FILE: '/profiles.json' } : {}),
     ...env,
   });
   if (command.kind !== 'serve') throw new Error('expected serve');
-  const create = createServerFactory(command.config, {
+  const config = loadProfiles(command.config, {
+    env: { PROFILE_SECRET: 'secret-key-0123' },
+    readFile: () => PROFILES,
+  });
+  const create = createServerFactory(config, {
     upstream: upstreamOf(agent),
     now: Date.now,
     randomId: () => 'r',
@@ -141,6 +160,20 @@ describe('confirmation state', () => {
     expect(text(other)).toMatch(/\[not_confirmed\]: the confirmation answered was asked by another client/);
     expect(deleted).toBe(0);
     const own = await call({ inputResponses: ACCEPT, requestState }, '203.0.113.7');
+    expect(own.result!.isError, text(own)).toBeFalsy();
+    expect(deleted).toBe(1);
+  });
+
+  it('answers only under the credential profile it was asked under', async () => {
+    const a = replica({ SVC_MCP_STATE_KEY: KEY }, 'team-a');
+    const b = replica({ SVC_MCP_STATE_KEY: KEY }, 'team-b');
+    const requestState = (await a({})).result!.requestState as string;
+    const other = await b({ inputResponses: ACCEPT, requestState });
+    expect(text(other)).toMatch(
+      /\[not_confirmed\]: the confirmation answered was asked under another credential profile/,
+    );
+    expect(deleted).toBe(0);
+    const own = await a({ inputResponses: ACCEPT, requestState });
     expect(own.result!.isError, text(own)).toBeFalsy();
     expect(deleted).toBe(1);
   });

@@ -12,6 +12,8 @@ export interface TokenClaims {
   scopes: readonly string[];
   /** Seconds since the epoch. */
   expiresAt: number;
+  /** Every claim of the token, for the credential profile a claim picks (never logged). */
+  claims: Readonly<Record<string, unknown>>;
 }
 
 /** Why a token is refused, in words safe to log and to return (never the token or any part of it). */
@@ -77,7 +79,7 @@ export function claimsOf(payload: Record<string, unknown>, audience: string): To
   const client = [payload.client_id, payload.azp, payload.appid, payload.cid].find(
     (c): c is string => typeof c === 'string',
   );
-  return { subject: sub, ...(client ? { client } : {}), scopes: scopesOf(payload), expiresAt: exp };
+  return { subject: sub, ...(client ? { client } : {}), scopes: scopesOf(payload), expiresAt: exp, claims: payload };
 }
 
 /** `scope` is a space-separated string (RFC 9068); Entra ID and Okta use `scp`, a string or an array. */

@@ -5,6 +5,7 @@ import { subjectKey } from '../http-clients.js';
 import { KeysUnavailable, RETRY_AFTER_FAILURE_MS } from './jwks.js';
 import { TokenError } from './jwt.js';
 import type { TokenVerifier } from './verifier.js';
+import { selectProfile, type Profiles } from '../../profiles.js';
 
 /**
  * The HTTP face of OAuth mode (RFC 9728, RFC 6750): the Protected Resource Metadata, who a request's token says
@@ -41,7 +42,13 @@ export function metadataUrlOf(publicUrl: string): string {
   return new URL(`${WELL_KNOWN}${path}`, url.origin).href;
 }
 
-export function resourceServer(options: { issuer: string; publicUrl: string; verify: TokenVerifier }): ResourceServer {
+export function resourceServer(options: {
+  issuer: string;
+  publicUrl: string;
+  verify: TokenVerifier;
+  /** Credential profiles: the token's claim picks one, and a token that picks none is refused (403). */
+  profiles?: Profiles;
+}): ResourceServer {
   const metadataUrl = metadataUrlOf(options.publicUrl);
   const metadata = {
     resource: options.publicUrl,
@@ -91,8 +98,11 @@ export function resourceServer(options: { issuer: string; publicUrl: string; ver
         };
       }
       try {
-        const claims = await options.verify(token);
-        const caller: Caller = { ...claims, key: subjectKey(claims.subject) };
+        const { claims: all, ...claims } = await options.verify(token);
+        const profiles = options.profiles;
+        const profile = profiles && selectProfile(profiles, all);
+        if (profiles && profile === undefined) return { ok: false, ...noProfile(profiles) };
+        const caller: Caller = { ...claims, key: subjectKey(claims.subject), ...(profile ? { profile } : {}) };
         return { ok: true, caller };
       } catch (error) {
         if (error instanceof KeysUnavailable) {
@@ -129,6 +139,22 @@ export function resourceServer(options: { issuer: string; publicUrl: string; ver
         },
       };
     },
+  };
+}
+
+/**
+ * A valid token whose claim picks no credential profile, and no default: refused rather than served with keys that
+ * are not its team's. The reason names the claim, never its values (they may say more than the operator needs).
+ */
+function noProfile(profiles: Profiles): Refusal {
+  const claim = profiles.select?.claim ?? '(none configured)';
+  const why = `the token's ${claim} claim matches no rule of the credential profiles and there is no default profile`;
+  return {
+    status: 403,
+    reason: 'no_profile',
+    message: `Forbidden: ${why}; ask the operator to add a rule for your group (docs/profiles.md)`,
+    // No challenge: no other token of this user's, nor more scopes, would be served otherwise.
+    headers: {},
   };
 }
 

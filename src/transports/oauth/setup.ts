@@ -21,7 +21,12 @@ export function oauthResourceServer(
     now: deps.now,
     log: deps.log,
   });
-  return resourceServer({ issuer: options.issuer, publicUrl: options.publicUrl, verify });
+  return resourceServer({
+    issuer: options.issuer,
+    publicUrl: options.publicUrl,
+    verify,
+    ...(options.profiles ? { profiles: options.profiles } : {}),
+  });
 }
 
 function ownDispatcher(): () => Promise<Dispatcher> {

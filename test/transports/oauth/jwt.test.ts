@@ -87,11 +87,14 @@ describe('claimsOf', () => {
   const good = { aud: AUDIENCE, sub: 'alice', exp: 1_800_000_300, scope: 'svc.read svc.write' };
 
   it('gives the subject, the client and the scopes of a good token', () => {
-    expect(claimsOf({ ...good, client_id: 'agent', azp: 'other' }, AUDIENCE)).toEqual({
+    const payload = { ...good, client_id: 'agent', azp: 'other' };
+    expect(claimsOf(payload, AUDIENCE)).toEqual({
       subject: 'alice',
       client: 'agent',
       scopes: ['svc.read', 'svc.write'],
       expiresAt: 1_800_000_300,
+      // All of them, for the credential profile a claim picks.
+      claims: payload,
     });
     expect(claimsOf({ ...good, azp: 'kc-client' }, AUDIENCE).client).toBe('kc-client');
     expect(claimsOf({ ...good, scope: undefined, scp: ['svc.read'] }, AUDIENCE).scopes).toEqual(['svc.read']);
