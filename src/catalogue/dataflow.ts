@@ -23,7 +23,8 @@ export const updateJobExecutionOptions = defineOperation({
   title: 'Update job execution options',
   description:
     "Edits a data-flow job's execution options; does not run the job. Needs its nrn, scriptPath and logPath, which " +
-    'no tool here reads: ask the user, never guess.',
+    'no tool here reads: ask the user, never guess. The spec is silent on: edits of a RUNNING job now or at its next ' +
+    'run; omitted options kept or reset.',
   service: 'dataflow',
   method: 'PUT',
   path: '/api/v1/jobs/{jobId}/executions',
@@ -54,7 +55,7 @@ export const updateJobExecutionOptions = defineOperation({
         nrn: maybeString(),
         scriptPath: maybeString(),
         logPath: maybeString(),
-      }),
+      }).describe("The job's options as the answer gives them: whether an omitted one was kept shows here"),
       createdDate: maybeString(),
       updatedDate: maybeString(),
     }),

@@ -1,5 +1,5 @@
 import type { Tool } from '@modelcontextprotocol/server';
-import { callOperation, type CallFrame } from '../call/pipeline.js';
+import { callOperation, type CallFrame, type ToolOutcome } from '../call/pipeline.js';
 import { ANSWERED_AS } from '../call/render.js';
 import { dryRunOutput } from '../call/dry-run.js';
 import { compileOperation, type CompiledOperation } from '../catalogue/compile.js';
@@ -73,9 +73,32 @@ export function catalogueTool(
   return {
     definition: operation.notSent.has('region') ? withRegionDefault(definition, defaultRegion) : definition,
     facts: { name: operation.name, readOnly: operation.effect === 'read', services: [operation.service] },
-    call: (args, ctx) => callOperation(operation, args, frame, ctx),
+    call: async (args, ctx) => withNote(await callOperation(operation, args, frame, ctx), operation, args, frame),
   };
 }
+
+/**
+ * The entry's answer note (catalogue `answerNote`), as a text item after the answer, when the call succeeded with JSON
+ * and the note still fits within SVC_MAX_RESULT_BYTES (the notes are a sentence; the answers they follow are small).
+ */
+function withNote(
+  outcome: ToolOutcome,
+  operation: CompiledOperation,
+  args: Record<string, unknown> | undefined,
+  frame: CallFrame,
+): ToolOutcome {
+  if (outcome.kind !== 'result') return outcome;
+  const { result } = outcome;
+  const answer = result.structuredContent;
+  if (result.isError || !answer || 'dryRun' in answer || ANSWERED_AS in answer) return outcome;
+  const note = operation.note(args ?? {}, answer);
+  if (note === undefined) return outcome;
+  const size = [JSON.stringify(answer), note, ...result.content.map((c) => c.text)].reduce((n, t) => n + bytes(t), 0);
+  if (size > frame.maxResultBytes) return outcome;
+  return { kind: 'result', result: { ...result, content: [...result.content, { type: 'text', text: note }] } };
+}
+
+const bytes = (text: string) => Buffer.byteLength(text, 'utf8');
 
 /**
  * E1/E2's `region` says the default this server applies (SVC_STREAMING_REGION, which the agent cannot see). The

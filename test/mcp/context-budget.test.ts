@@ -15,10 +15,12 @@ import { CATALOGUE } from '../../src/catalogue/catalogue.js';
  * test: it counts bytes of the real server's answer, so that no change can inflate every conversation silently.
  * Issue 26 raised it from 12,000 (and the whole list's ceiling from 13 KiB): the agents' evaluation found words
  * missing where the agent decides (how a destructive call is confirmed, which ids no tool lists, coastal dongs,
- * where span tags apply), about 500 bytes.
+ * where span tags apply), about 500 bytes. Issue 33 sets the bar for the sixteen tools at 14,500 bytes, and adds
+ * about 460 bytes to the operation tools for words whose absence cost agents calls (E12's model, temperature and topK,
+ * E5's orders and UTM-K, E1's pageSize, E4's silences, the KMS key name, E10's required fields).
  */
-const BUDGET_BYTES = 12_500;
-const WHOLE_LIST_CEILING = 13_750;
+const BUDGET_BYTES = 13_000;
+const WHOLE_LIST_CEILING = 14_500;
 
 const modelVisible = ({ name, title, description, inputSchema, annotations }: Tool) => ({
   name,
