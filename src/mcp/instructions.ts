@@ -71,9 +71,7 @@ function sandboxWords(services: ReadonlySet<string>): string {
   ].filter(Boolean);
   return (
     'SANDBOX MODE: every service is the embedded simulator with demo data, not the real platform. Results are simulated' +
-    (faked.length > 0
-      ? `: ${faked.join('; ')}. Such answers carry a simulated member that says what was faked.`
-      : '.')
+    (faked.length > 0 ? `: ${faked.join('; ')}. Such answers carry a simulated member that says what was faked.` : '.')
   );
 }
 

@@ -207,9 +207,14 @@ describe('words that misled (point 12)', () => {
 
 /** Issue 33, items 9-11: the words the fourth-wave bar and the long sessions found missing. */
 const outputOf = (name: string) => JSON.stringify(tool(name).outputSchema);
-const texts = (result: { content?: unknown }) => (result.content as { text: string }[]).map((c) => c.text);
+const texts = (result: Record<string, unknown>) => (result.content as { text: string }[]).map((c) => c.text);
 /** A node of a tool's output schema by its path ('[]' for a list's items), through nullable anyOf wrappers. */
-type SchemaNode = { properties?: Record<string, SchemaNode>; items?: SchemaNode; anyOf?: SchemaNode[]; description?: string };
+type SchemaNode = {
+  properties?: Record<string, SchemaNode>;
+  items?: SchemaNode;
+  anyOf?: SchemaNode[];
+  description?: string;
+};
 function outputNode(name: string, path: string[]): SchemaNode | undefined {
   const open = (node: SchemaNode | undefined) => node?.anyOf?.find((n) => n.properties || n.items) ?? node;
   let node = open(tool(name).outputSchema as SchemaNode);
@@ -307,7 +312,9 @@ describe('words that cost agents calls (issue 33, item 11)', () => {
     for (const word of ['legalcode statutory', 'admcode administrative', 'addr/roadaddr land-lot/road address'])
       expect(orders).toContain(word);
     expect(orders).toMatch(/only they give one/);
-    expect(property('maps_reverse_geocode', 'sourcecrs').description).toMatch(/UTM-K: see svc:\/\/maps\/coordinate-systems/);
+    expect(property('maps_reverse_geocode', 'sourcecrs').description).toMatch(
+      /UTM-K: see svc:\/\/maps\/coordinate-systems/,
+    );
   });
 
   it('E1 pageSize says the spec gives no maximum and what the server does', () => {
@@ -324,7 +331,9 @@ describe('words that cost agents calls (issue 33, item 11)', () => {
 
   it('E4 says what the spec leaves open: a RUNNING job, and options left out', async () => {
     const text = description('dataflow_update_job_execution_options');
-    expect(text).toMatch(/spec is silent on: edits of a RUNNING job now or at its next run; omitted options kept or reset/);
+    expect(text).toMatch(
+      /spec is silent on: edits of a RUNNING job now or at its next run; omitted options kept or reset/,
+    );
     const doc = await readJson(h.client, 'svc://dataflow/job-states');
     expect(doc.usage).toMatch(/kept or reset/);
   });

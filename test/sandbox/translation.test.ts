@@ -39,7 +39,9 @@ async function error(body: unknown) {
 }
 
 /** What a translation entirely from the phrasebook says of itself: simulated, and nothing left untranslated. */
-const PHRASEBOOK_ONLY = expect.stringMatching(/^Simulated by the sandbox, not a translation engine: only the 8 sentences of its phrasebook are translated \(Hello\. Thank you\. .*\)\.$/);
+const PHRASEBOOK_ONLY = expect.stringMatching(
+  /^Simulated by the sandbox, not a translation engine: only the 8 sentences of its phrasebook are translated \(Hello\. Thank you\. .*\)\.$/,
+);
 
 describe('sandbox E3 translation: route and envelope', () => {
   it('serves POST /nmt/v1/translation with the upper-case application key pair', () => {
@@ -56,7 +58,12 @@ describe('sandbox E3 translation: route and envelope', () => {
         '@type': 'response',
         '@service': 'svc.nmt.proxy',
         '@version': '1.0.0',
-        result: { srcLangType: 'en', tarLangType: 'ko', translatedText: '역은 어디에 있어?', simulated: PHRASEBOOK_ONLY },
+        result: {
+          srcLangType: 'en',
+          tarLangType: 'ko',
+          translatedText: '역은 어디에 있어?',
+          simulated: PHRASEBOOK_ONLY,
+        },
       },
     });
   });
@@ -143,7 +150,11 @@ describe('sandbox E3 translation: source auto', () => {
 
 describe('sandbox E3 translation: simulated, like its completions (issue 33, item 10)', () => {
   it('says in simulated that it is no translation engine, and how many sentences it left untranslated', async () => {
-    const partly = await ok({ source: 'en', target: 'ko', text: 'Hello. The report is late. It needs review. Thank you.' });
+    const partly = await ok({
+      source: 'en',
+      target: 'ko',
+      text: 'Hello. The report is late. It needs review. Thank you.',
+    });
     expect(partly.translatedText).toBe(
       '안녕. [not translated by the sandbox: no phrasebook entry] The report is late. It needs review. 고마워.',
     );
