@@ -109,7 +109,9 @@ export function createServerFactory(config: Config, deps: ServerDeps): ServerFac
   const compiled = new Map(CATALOGUE.map((op) => [op, compileOperation(op, { defaultRegion })]));
   const operation = <Op extends (typeof CATALOGUE)[number]>(op: Op) => compiled.get(op)! as CompiledOperation<Op>;
   const handlers: ToolHandler[] = [
-    ...CATALOGUE.map((op) => catalogueTool(operation(op), definition(op.name), frame, defaultRegion)),
+    ...CATALOGUE.map((op) =>
+      catalogueTool(operation(op), definition(op.name), frame, { defaultRegion, sandbox: config.sandbox }),
+    ),
     translateAndSummarizeTool(definition(WORKFLOW_TOOL_NAME), frame, {
       translate: operation(translateText),
       complete: operation(createCompletion),

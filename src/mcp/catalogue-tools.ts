@@ -7,6 +7,7 @@ import { confirmationWords } from '../catalogue/confirmation-words.js';
 import { DEFAULT_STREAMING_REGION, regionDescription, type StreamingRegion } from '../catalogue/fields.js';
 import type { AnyOperation } from '../catalogue/types.js';
 import { serviceIcons } from './icons.js';
+import { SANDBOX_FAKES } from './sandbox-words.js';
 import { toJsonSchema } from './json-schema.js';
 import type { ToolHandler } from './tool-handler.js';
 
@@ -63,15 +64,20 @@ const TEXT_ANSWER_SCHEMA = {
   description: 'Only when the answer is text (output xml, or a callback): it is the text content, as sent',
 };
 
-/** A compiled operation as a tool: every call runs through the one pipeline. */
+/**
+ * A compiled operation as a tool: every call runs through the one pipeline. On the sandbox, the description of a tool
+ * whose answers the sandbox fakes says so in a few words (the instructions say more).
+ */
 export function catalogueTool(
   operation: CompiledOperation,
   definition: Tool,
   frame: CallFrame,
-  defaultRegion: StreamingRegion,
+  { defaultRegion, sandbox }: { defaultRegion: StreamingRegion; sandbox: boolean },
 ): ToolHandler {
+  const fake = sandbox ? SANDBOX_FAKES[operation.service] : undefined;
+  const described = fake ? { ...definition, description: `${definition.description} ${fake.brief}` } : definition;
   return {
-    definition: operation.notSent.has('region') ? withRegionDefault(definition, defaultRegion) : definition,
+    definition: operation.notSent.has('region') ? withRegionDefault(described, defaultRegion) : described,
     facts: { name: operation.name, readOnly: operation.effect === 'read', services: [operation.service] },
     call: async (args, ctx) => withNote(await callOperation(operation, args, frame, ctx), operation, args, frame),
   };

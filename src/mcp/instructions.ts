@@ -4,6 +4,7 @@ import { createCompletion } from '../catalogue/textgen.js';
 import { translateText } from '../catalogue/translation.js';
 import { SERVICE_NAMES } from '../catalogue/types.js';
 import type { ToolFacts, ToolPolicy } from './tool-policy.js';
+import { SANDBOX_FAKES } from './sandbox-words.js';
 import { WORKFLOW_TOOL_NAME } from './workflow-schema.js';
 
 export interface InstructionFacts {
@@ -62,13 +63,9 @@ export function serverInstructions({ tools, policy, confirmDestructive, sandbox 
 
 /** What the sandbox fakes, for the services enabled: an agent must not take its answers for the platform's. */
 function sandboxWords(services: ReadonlySet<string>): string {
-  const faked = [
-    services.has('translation')
-      ? 'translation translates only the few sentences of its phrasebook (greetings, thanks, a few travel and ' +
-        'meeting sentences) and returns other text as written, marked [not translated by the sandbox: …]'
-      : '',
-    services.has('textgen') ? 'completions are filler sentences from a small grammar, not a model' : '',
-  ].filter(Boolean);
+  const faked = Object.entries(SANDBOX_FAKES)
+    .filter(([service]) => services.has(service))
+    .map(([, fake]) => fake.words);
   return (
     'SANDBOX MODE: every service is the embedded simulator with demo data, not the real platform. Results are simulated' +
     (faked.length > 0 ? `: ${faked.join('; ')}. Such answers carry a simulated member that says what was faked.` : '.')

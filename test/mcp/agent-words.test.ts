@@ -2,7 +2,14 @@
  * What an agent reads where it decides (issue 26, points 7-12): the tool list, the instructions, the resources, the
  * prompts and the results. Every word must be true of this server and say what the agent evaluations found missing.
  */
+import { randomUUID } from 'node:crypto';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+import { Agent } from 'undici';
+import { parseCommand } from '../../src/config.js';
+import { createServerFactory } from '../../src/server.js';
+import { upstreamOf } from '../../src/upstream/http.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connect, readJson, type Harness } from './harness.js';
 
@@ -279,6 +286,32 @@ describe('the sandbox says what it fakes (issue 33, item 10)', () => {
     const e12 = outputNode('textgen_create_completion', ['result', 'simulated']);
     expect(e3?.description).toMatch(/^Only in answers of the sandbox/);
     expect(e12?.description).toBe(e3?.description);
+  });
+
+  it('on the sandbox, the descriptions of the tools it fakes say so; elsewhere they do not', async () => {
+    expect(description('translation_translate_text')).toMatch(/ Sandbox: a small phrasebook only \(see simulated\)\.$/);
+    expect(description('textgen_create_completion')).toMatch(/ Sandbox: filler, not a model \(see simulated\)\.$/);
+    expect(description('maps_reverse_geocode')).not.toMatch(/Sandbox/);
+    // The same server without --sandbox (nothing is called, so no upstream is needed).
+    const command = parseCommand([], {});
+    if (command.kind !== 'serve') throw new Error('expected a serve command');
+    const server = createServerFactory(command.config, {
+      upstream: upstreamOf(new Agent()),
+      now: Date.now,
+      randomId: randomUUID,
+      random: Math.random,
+      log() {},
+    })();
+    const [clientTransport, serverTransport] = InMemoryTransport.createLinkedPair();
+    const client = new Client({ name: 'agent-words', version: '0.0.0' });
+    await server.connect(serverTransport);
+    await client.connect(clientTransport);
+    try {
+      expect(JSON.stringify((await client.listTools()).tools)).not.toMatch(/Sandbox:/);
+      expect(client.getInstructions()).not.toMatch(/SANDBOX|phrasebook/);
+    } finally {
+      await client.close();
+    }
   });
 
   it('the instructions say what the sandbox translates and fakes, and name the simulated member', async () => {

@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseCommand } from '../../src/config.js';
 import { createServerFactory } from '../../src/server.js';
 import { CATALOGUE } from '../../src/catalogue/catalogue.js';
+import { connect } from './harness.js';
 
 /**
  * The context budget (issue 6, BENCHMARKS.md): what a host puts in front of the model for tools/list — name, title,
@@ -79,6 +80,20 @@ describe('context budget of tools/list', () => {
   it(`keeps the whole list, workflow tool included, within ${WHOLE_LIST_CEILING} bytes`, () => {
     const total = bytes(tools.map(modelVisible));
     expect(total, `model-visible tools/list is ${total} bytes`).toBeLessThanOrEqual(WHOLE_LIST_CEILING);
+  });
+
+  it(`keeps the whole list within ${WHOLE_LIST_CEILING} bytes on the sandbox too, whose fakes the descriptions name`, async () => {
+    const h = await connect();
+    try {
+      const listed = (await h.client.listTools()).tools;
+      expect(JSON.stringify(listed)).toMatch(/Sandbox:/);
+      const total = bytes(listed.map(modelVisible));
+      expect(total, `model-visible tools/list on the sandbox is ${total} bytes`).toBeLessThanOrEqual(
+        WHOLE_LIST_CEILING,
+      );
+    } finally {
+      await h.close();
+    }
   });
 
   it('counts every tool, each with the fields a model sees', () => {
