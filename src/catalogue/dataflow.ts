@@ -48,7 +48,15 @@ export const updateJobExecutionOptions = defineOperation({
       name: maybeString(),
       type: maybeString(),
       status: maybeString().describe(`${STATES.slice(0, -1).join(', ')} or ${STATES.at(-1)}`),
-      nodes: maybeArray(z.looseObject({})),
+      // Every node carries these four (the spec); the fields of each node type pass through as they came.
+      nodes: maybeArray(
+        z.looseObject({
+          type: maybeString().describe('e.g. SOURCE_OBS, TRANSFORM_FILTER, TARGET_OBS'),
+          id: z.unknown().optional().describe('Numeric node id'),
+          name: maybeString(),
+          parentNodeIds: z.unknown().optional().describe('Array of node ids'),
+        }),
+      ),
       runCondition: maybeObject({
         numWorker: maybeInteger(),
         timeout: maybeInteger(),
