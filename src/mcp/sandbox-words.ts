@@ -12,7 +12,8 @@ export const SANDBOX_FAKES: Readonly<Partial<Record<ServiceId, { words: string; 
     brief: 'Sandbox: a small phrasebook only (see simulated).',
   },
   textgen: {
-    words: 'completions are filler sentences from a small grammar, not a model',
+    words:
+      'completions are filler sentences from a small grammar (for a summary, the first sentences of the text), not a model',
     brief: 'Sandbox: filler, not a model (see simulated).',
   },
 };
