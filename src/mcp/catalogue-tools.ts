@@ -85,7 +85,8 @@ export function catalogueTool(
 
 /**
  * The entry's answer note (catalogue `answerNote`), as a text item after the answer, when the call succeeded with JSON
- * and the note still fits within SVC_MAX_RESULT_BYTES (the notes are a sentence; the answers they follow are small).
+ * and the note still fits within SVC_MAX_RESULT_BYTES: a note is a sentence, and an answer that leaves no room for it
+ * goes alone. Added here, after the render stage, so that the pipeline stays the same for every tool.
  */
 function withNote(
   outcome: ToolOutcome,
