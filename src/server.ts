@@ -116,7 +116,12 @@ export function createServerFactory(config: Config, deps: ServerDeps): ServerFac
     const own: CallFrame = settings === config ? frame : { ...frame, deps: { ...attemptDeps, config: settings } };
     const operation = compiledFor(settings.streamingRegion);
     const handlers: ToolHandler[] = [
-      ...CATALOGUE.map((op) => catalogueTool(operation(op), definition(op.name), own, settings.streamingRegion)),
+      ...CATALOGUE.map((op) =>
+        catalogueTool(operation(op), definition(op.name), own, {
+          defaultRegion: settings.streamingRegion,
+          sandbox: settings.sandbox,
+        }),
+      ),
       translateAndSummarizeTool(definition(WORKFLOW_TOOL_NAME), own, {
         translate: operation(translateText),
         complete: operation(createCompletion),

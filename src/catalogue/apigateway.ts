@@ -62,9 +62,9 @@ export const listProducts = defineOperation({
     }),
   output: () =>
     z.looseObject({
-      initialCount: maybeInteger(),
+      initialCount: maybeInteger().describe('The spec gives it no meaning: count products with productPage.total'),
       productPage: z.looseObject({
-        total: maybeInteger(),
+        total: maybeInteger().describe('Total of the paged list (not initialCount)'),
         content: maybeArray(
           z.looseObject({
             productId: maybeString(),

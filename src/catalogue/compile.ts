@@ -60,6 +60,8 @@ export interface CompiledOperation<Op extends AnyOperation = AnyOperation> {
   };
   /** `paging`: how to get the rest of a list the result had to shorten. */
   readonly paging?: string;
+  /** `answerNote`: a sentence for the result beside a JSON answer that alone would mislead, else undefined. */
+  note(args: Record<string, unknown>, answer: unknown): string | undefined;
   /** Arguments this server adds: `dryRun` where the call changes something, `confirm` where it destroys. */
   readonly addedArguments: { dryRun: boolean; confirm?: string };
   /** What a success carries: the required members of the output schema, down to the innermost required one. */
@@ -128,6 +130,7 @@ export function compileOperation<Op extends AnyOperation>(op: Op, options: Compi
         }
       : {}),
     ...(op.paging ? { paging: op.paging } : {}),
+    note: (args, answer) => op.answerNote?.(args as never, answer as never),
     addedArguments: {
       dryRun: !readOnlyHint,
       ...(confirmation ? { confirm: confirmation.argument } : {}),

@@ -23,7 +23,8 @@ export const updateJobExecutionOptions = defineOperation({
   title: 'Update job execution options',
   description:
     "Edits a data-flow job's execution options; does not run the job. Needs its nrn, scriptPath and logPath, which " +
-    'no tool here reads: ask the user, never guess.',
+    'no tool here reads: ask the user, never guess. The spec is silent on: edits of a RUNNING job now or at its next ' +
+    'run; omitted options kept or reset.',
   service: 'dataflow',
   method: 'PUT',
   path: '/api/v1/jobs/{jobId}/executions',
@@ -47,14 +48,22 @@ export const updateJobExecutionOptions = defineOperation({
       name: maybeString(),
       type: maybeString(),
       status: maybeString().describe(`${STATES.slice(0, -1).join(', ')} or ${STATES.at(-1)}`),
-      nodes: maybeArray(z.looseObject({})),
+      // Every node carries these four (the spec); the fields of each node type pass through as they came.
+      nodes: maybeArray(
+        z.looseObject({
+          type: maybeString().describe('e.g. SOURCE_OBS, TRANSFORM_FILTER, TARGET_OBS'),
+          id: z.unknown().optional().describe('Numeric node id'),
+          name: maybeString(),
+          parentNodeIds: z.unknown().optional().describe('Array of node ids'),
+        }),
+      ),
       runCondition: maybeObject({
         numWorker: maybeInteger(),
         timeout: maybeInteger(),
         nrn: maybeString(),
         scriptPath: maybeString(),
         logPath: maybeString(),
-      }),
+      }).describe("The job's options as the answer gives them: whether an omitted one was kept shows here"),
       createdDate: maybeString(),
       updatedDate: maybeString(),
     }),

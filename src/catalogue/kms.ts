@@ -13,7 +13,7 @@ export const migrateKey = defineOperation({
   title: 'Migrate a global key to a Region',
   description:
     'Makes a global key an isolation key of the target Region and DELETES the global key. ' +
-    'Fails if the Region has a key of that name. No tool lists keys.',
+    "Fails if the Region has a key of the same name (a key's name, not its keyTag). No tool lists keys.",
   service: 'kms',
   method: 'POST',
   path: '/kms/v1/keys/{keyTag}/migrate',

@@ -50,6 +50,24 @@ export const MAPS_STATUS = {
   unknownError: { code: 900, name: 'unknown error', http: 500 },
 } as const;
 const ORDER = `(?:${ORDER_TYPES.join('|')})`;
+/** The upstream's default orders (the spec's), and the two that resolve where no address does (rule 1). */
+const DEFAULT_ORDERS = 'legalcode,admcode';
+const DONG_ORDERS: readonly string[] = ['legalcode', 'admcode'];
+
+/** The note of status 3 to a query for addresses only: the spec's rule 1 says the dong may still resolve there. */
+export const ADDRESS_ONLY_NO_RESULTS =
+  'No address here. Near coasts and in new areas without detailed addresses, addr and roadaddr may return no ' +
+  'result while legalcode and admcode still resolve (spec rule 1): ask again with orders legalcode,admcode (or ' +
+  'add them to yours) for the dong. Over the sea even those return none.';
+
+/** `land.additionN` of a roadaddr result, as the spec assigns them; the same words in the schema and the docs. */
+export const ADDITIONS = {
+  addition0: 'roadaddr: type building, value the building name',
+  addition1: 'roadaddr: type zipcode, value the postal code',
+  addition2: 'roadaddr: type roadGroupCode, value the 12-digit road code',
+  addition3: 'Empty type and value',
+  addition4: 'Empty type and value',
+} as const;
 
 /**
  * The coordinate codes in any case (the spec's sample addresses write them in lower case), as a pattern a JSON Schema
@@ -126,15 +144,17 @@ export const reverseGeocode = defineOperation({
               .join(','),
           )
           .describe('"x,y"; lon,lat for EPSG:4326; sent as plain decimals'),
-        sourcecrs: crs('Input CRS, any case'),
+        sourcecrs: crs('Input CRS, any case; UTM-K: see svc://maps/coordinate-systems'),
         targetcrs: crs('Output CRS, any case'),
         orders: z
           .string()
           .regex(new RegExp(`^${ORDER}(?:,${ORDER})*$`), `must be a comma list of ${ORDER_TYPES.join(', ')}`)
           .optional()
           .meta({
-            description: 'legalcode statutory dong, admcode administrative dong; results in this order',
-            default: 'legalcode,admcode',
+            description:
+              'legalcode statutory dong, admcode administrative dong, addr/roadaddr land-lot/road address (only they ' +
+              'give one); results in this order',
+            default: DEFAULT_ORDERS,
           }),
         output: z.enum(['json', 'xml']).default('json').describe('xml comes back as text'),
         // The spec names no form for the callback: any name is sent, and the service decides.
@@ -159,7 +179,9 @@ export const reverseGeocode = defineOperation({
               'L statutory dong; A administrative dong; S administrative dong with the name of a statutory dong of ' +
                 'another area. Inside a ri of an eup/myeon, L even in admcode results',
             ),
-            mappingId: maybeString().describe("The service's own dong code, mapped to id"),
+            mappingId: maybeString().describe(
+              "ID of the service's own dong code, mapped to the statutory/administrative code in id",
+            ),
           }),
           region: maybeObject({
             area0: area(),
@@ -178,18 +200,23 @@ export const reverseGeocode = defineOperation({
             number1: maybeString(),
             number2: maybeString(),
             coords: maybeObject({ center: centre() }),
-            addition0: addition(),
-            addition1: addition(),
-            addition2: addition(),
-            addition3: addition(),
-            addition4: addition(),
+            addition0: addition().describe(ADDITIONS.addition0),
+            addition1: addition().describe(ADDITIONS.addition1),
+            addition2: addition().describe(ADDITIONS.addition2),
+            addition3: addition().describe(ADDITIONS.addition3),
+            addition4: addition().describe(ADDITIONS.addition4),
           }).describe(
             'addr and roadaddr only. addr: type 1 land, 2 mountain; number1-number2 the lot. roadaddr: name the road, ' +
-              'number1 the building number; addition0 building name, addition1 (type zipcode) the postal code, ' +
-              'addition2 the 12-digit road code',
+              'number1 the building number; addition0 the building name, addition1 the postal code, addition2 the ' +
+              '12-digit road code. No member holds a whole address: join region area1-area4 names, land.name and number1',
           ),
         }),
       ),
     }),
+  answerNote: (args, answer) => {
+    if (answer.status.code !== MAPS_STATUS.noResults.code) return undefined;
+    const orders = (args.orders ?? DEFAULT_ORDERS).split(',');
+    return orders.some((order) => DONG_ORDERS.includes(order)) ? undefined : ADDRESS_ONLY_NO_RESULTS;
+  },
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true },
 });

@@ -13,7 +13,9 @@ export const getDefaultSchema = defineOperation({
   id: 'E10',
   name: 'recommendation_get_default_schema',
   title: 'Get default recommendation schema',
-  description: 'Default schema (fields, types) of a dataset type; interaction means user-item history.',
+  description:
+    'Default schema (fields, types) of a dataset type; interaction means user-item history. Required fields: not in ' +
+    'the spec.',
   service: 'recommendation',
   method: 'GET',
   path: '/api/v1/schemas/default',
@@ -27,10 +29,10 @@ export const getDefaultSchema = defineOperation({
       fields: list(
         z.looseObject({
           name: maybeString(),
-          type: maybeArray(z.string()).describe(`Of ${FIELD_TYPES.join(', ')}`),
+          type: maybeArray(z.string()).describe(`Of ${FIELD_TYPES.join(', ')}; with null, a value may be null`),
           categorical: maybeBoolean().describe('Omitted when false'),
         }),
-      ),
+      ).describe('The spec marks none of them required'),
     }),
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true },
 });

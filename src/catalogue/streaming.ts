@@ -3,6 +3,9 @@ import { integer, maybeArray, maybeBoolean, maybeInteger, maybeString } from './
 import { streamingRegion } from './fields.js';
 import { defineOperation } from './types.js';
 
+/** A member the spec says may appear and must not be relied on (E1 `permission`, E2 `order`); its type unstated. */
+const notToRelyOn = () => z.unknown().optional().describe('May appear; the spec says not to rely on it');
+
 const READ = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true };
 
 /** The envelope of both operations: a success carries code 0 and a result. */
@@ -31,7 +34,7 @@ export const listConfigGroups = defineOperation({
       region: streamingRegion(),
       kafkaVersionCode: z.int().describe('Stream version code, e.g. 3050100'),
       pageNo: z.int().min(1).default(1),
-      pageSize: z.int().min(1).default(10),
+      pageSize: z.int().min(1).default(10).describe('No max in the spec; sent as is'),
     }),
   output: () =>
     envelope({
@@ -48,6 +51,7 @@ export const listConfigGroups = defineOperation({
           configGroupNo: maybeInteger(),
           configGroupName: maybeString(),
           description: maybeString(),
+          permission: notToRelyOn(),
         }),
       ),
     }),
@@ -78,6 +82,7 @@ export const listServerImages = defineOperation({
           serverImageNo: maybeInteger(),
           softwareProductCode: maybeString(),
           serverName: maybeString(),
+          order: notToRelyOn(),
         }),
       ),
     }),

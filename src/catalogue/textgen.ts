@@ -1,6 +1,7 @@
 import * as z from 'zod';
 import { list, maybeArray, maybeInteger, maybeString } from './answers.js';
 import { SERVER_LIMITS, pathSegment } from './fields.js';
+import { SIMULATED_KEY, simulatedMember } from './simulated.js';
 import { defineOperation } from './types.js';
 
 /** The model of the spec's sample (E12's path): the default of `model`. */
@@ -20,6 +21,11 @@ export const AI_FILTER_SCORES = [
 ] as const;
 export type AiFilterScore = (typeof AI_FILTER_SCORES)[number]['score'];
 
+/** Which way a score points, where the score is: a lower score is a stronger match. */
+export const AI_FILTER_SCORE_WORDS =
+  `${AI_FILTER_SCORES.map((s) => `${s.score} ${s.degree}`).join(', ')} correspondence to the category: ` +
+  '0 = strongest match: flag it';
+
 export const createCompletion = defineOperation({
   id: 'E12',
   name: 'textgen_create_completion',
@@ -33,12 +39,13 @@ export const createCompletion = defineOperation({
   input: () =>
     z.strictObject({
       // The spec's sample uses LK-D2 and names no other model; any name is sent, and the service decides.
-      model: pathSegment().default(TEXTGEN_MODEL),
+      model: pathSegment(`The spec names only ${TEXTGEN_MODEL}`).default(TEXTGEN_MODEL),
       // The spec sets no length: these bounds are this server's (docs/tools.md, "Server limits").
       text: z.string().max(SERVER_LIMITS.promptChars).describe("Prompt; max is this server's"),
       maxTokens: z.int().min(1).max(2048).default(100).describe('Max output tokens'),
-      temperature: z.number().gt(0).max(1).default(0.5).describe('Randomness'),
-      topK: z.int().min(0).max(128).default(0),
+      temperature: z.number().gt(0).max(1).default(0.5).describe('Randomness; least random: a small value, e.g. 0.01'),
+      // The spec: "only tokens within the top K by probability are used", 0 the default; top 0 would leave none.
+      topK: z.int().min(0).max(128).default(0).describe('Top K tokens only; 0: spec unclear, likely no cut'),
       topP: z.number().gt(0).max(1).default(0.8),
       repeatPenalty: z.number().gt(0).max(10).default(5),
       stopBefore: z
@@ -67,11 +74,12 @@ export const createCompletion = defineOperation({
           .union([z.number(), list(z.number())])
           .nullish()
           .describe('Probability of each generated token being selected'),
+        [SIMULATED_KEY]: simulatedMember(),
         aiFilters: maybeArray(
           z.looseObject({
             groupName: maybeString(),
             name: maybeString(),
-            score: maybeString().describe(AI_FILTER_SCORES.map((s) => `${s.score} ${s.degree}`).join(', ')),
+            score: maybeString().describe(AI_FILTER_SCORE_WORDS),
           }),
         ),
       }),

@@ -1,8 +1,24 @@
 import * as z from 'zod';
 import { maybeString } from './answers.js';
-import { LANGUAGE_CODES, SOURCE_CODES, translationIssues } from './translation-rules.js';
+import { SIMULATED_KEY, simulatedMember } from './simulated.js';
+import {
+  LANGUAGE_CODES,
+  SOURCE_CODES,
+  TEXT_LIMIT,
+  isLanguage,
+  spansHonoured,
+  translationIssues,
+  untranslatedSpans,
+  type LanguageCode,
+  type SourceCode,
+} from './translation-rules.js';
 import { defineOperation } from './types.js';
-import { TEXT_LIMIT } from './translation-rules.js';
+
+/** The note of span tags sent on a direction that does not honour them (rule 5): the answer alone says nothing. */
+export const spanTagsNote = (source: SourceCode, target: LanguageCode) =>
+  `Span tags are not honoured for ${source} -> ${target} (spec rule 5: only on the pairs marked ` +
+  'glossaryAndReplaceInfo in svc://translation/language-pairs): they were sent as plain text, so what they wrap may ' +
+  'be translated and the tags may come back as literal text in translatedText.';
 
 export const translateText = defineOperation({
   id: 'E3',
@@ -34,12 +50,24 @@ export const translateText = defineOperation({
   output: () =>
     z.looseObject({
       message: z.looseObject({
+        '@type': maybeString().describe('Envelope member, e.g. response'),
+        '@service': maybeString().describe('Envelope member: the service that answered'),
+        '@version': maybeString().describe('Envelope member: its version'),
         result: z.looseObject({
-          srcLangType: maybeString(),
+          srcLangType: maybeString().describe('Source language (the detected one with auto)'),
           tarLangType: maybeString(),
           translatedText: z.string(),
+          [SIMULATED_KEY]: simulatedMember(),
         }),
       }),
     }),
+  answerNote: (args, answer) => {
+    if (args.text === undefined || args.target === undefined || untranslatedSpans(args.text).length === 0)
+      return undefined;
+    const detected = answer.message.result.srcLangType;
+    const source = args.source === 'auto' && detected && isLanguage(detected) ? detected : args.source;
+    if (source === undefined || spansHonoured(source, args.target)) return undefined;
+    return spanTagsNote(source, args.target);
+  },
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true },
 });

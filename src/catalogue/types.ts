@@ -114,6 +114,12 @@ export interface Operation<
   paging?: string;
   /** Arguments whose values are taken in any case: upper-cased before the checks (E5's coordinate codes). */
   upperCase?: readonly (keyof z.input<Input> & string)[];
+  /**
+   * A sentence the result carries beside a JSON answer that alone would mislead the next step (E5's status 3 to an
+   * address-only query, E3's span tags on a direction where they are text), from the arguments as given and the
+   * answer; undefined for none. Only what the spec says.
+   */
+  answerNote?: (args: Partial<z.input<Input>>, answer: z.output<Output>) => string | undefined;
 }
 
 export type AnyOperation = Operation<z.ZodObject, z.ZodObject, boolean>;

@@ -1,5 +1,5 @@
 import type { Tool } from '@modelcontextprotocol/server';
-import { callOperation, type CallFrame } from '../call/pipeline.js';
+import { callOperation, type CallFrame, type ToolOutcome } from '../call/pipeline.js';
 import { ANSWERED_AS } from '../call/render.js';
 import { dryRunOutput } from '../call/dry-run.js';
 import { compileOperation, type CompiledOperation } from '../catalogue/compile.js';
@@ -7,6 +7,7 @@ import { confirmationWords } from '../catalogue/confirmation-words.js';
 import { DEFAULT_STREAMING_REGION, regionDescription, type StreamingRegion } from '../catalogue/fields.js';
 import type { AnyOperation } from '../catalogue/types.js';
 import { serviceIcons } from './icons.js';
+import { SANDBOX_FAKES } from './sandbox-words.js';
 import { toJsonSchema } from './json-schema.js';
 import type { ToolHandler } from './tool-handler.js';
 
@@ -63,19 +64,48 @@ const TEXT_ANSWER_SCHEMA = {
   description: 'Only when the answer is text (output xml, or a callback): it is the text content, as sent',
 };
 
-/** A compiled operation as a tool: every call runs through the one pipeline. */
+/**
+ * A compiled operation as a tool: every call runs through the one pipeline. On the sandbox, the description of a tool
+ * whose answers the sandbox fakes says so in a few words (the instructions say more).
+ */
 export function catalogueTool(
   operation: CompiledOperation,
   definition: Tool,
   frame: CallFrame,
-  defaultRegion: StreamingRegion,
+  { defaultRegion, sandbox }: { defaultRegion: StreamingRegion; sandbox: boolean },
 ): ToolHandler {
+  const fake = sandbox ? SANDBOX_FAKES[operation.service] : undefined;
+  const described = fake ? { ...definition, description: `${definition.description} ${fake.brief}` } : definition;
   return {
-    definition: operation.notSent.has('region') ? withRegionDefault(definition, defaultRegion) : definition,
+    definition: operation.notSent.has('region') ? withRegionDefault(described, defaultRegion) : described,
     facts: { name: operation.name, readOnly: operation.effect === 'read', services: [operation.service] },
-    call: (args, ctx) => callOperation(operation, args, frame, ctx),
+    call: async (args, ctx) => withNote(await callOperation(operation, args, frame, ctx), operation, args, frame),
   };
 }
+
+/**
+ * The entry's answer note (catalogue `answerNote`), as a text item after the answer, when the call succeeded with JSON
+ * and the note still fits within SVC_MAX_RESULT_BYTES: a note is a sentence, and an answer that leaves no room for it
+ * goes alone. Added here, after the render stage, so that the pipeline stays the same for every tool.
+ */
+function withNote(
+  outcome: ToolOutcome,
+  operation: CompiledOperation,
+  args: Record<string, unknown> | undefined,
+  frame: CallFrame,
+): ToolOutcome {
+  if (outcome.kind !== 'result') return outcome;
+  const { result } = outcome;
+  const answer = result.structuredContent;
+  if (result.isError || !answer || 'dryRun' in answer || ANSWERED_AS in answer) return outcome;
+  const note = operation.note(args ?? {}, answer);
+  if (note === undefined) return outcome;
+  const size = [JSON.stringify(answer), note, ...result.content.map((c) => c.text)].reduce((n, t) => n + bytes(t), 0);
+  if (size > frame.maxResultBytes) return outcome;
+  return { kind: 'result', result: { ...result, content: [...result.content, { type: 'text', text: note }] } };
+}
+
+const bytes = (text: string) => Buffer.byteLength(text, 'utf8');
 
 /**
  * E1/E2's `region` says the default this server applies (SVC_STREAMING_REGION, which the agent cannot see). The

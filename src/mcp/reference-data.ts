@@ -112,6 +112,8 @@ export function jobStatesDoc() {
     usage:
       `The status field of the job returned by ${updateJobExecutionOptions.name}. Transitions between states, and ` +
       'the effect of editing execution options on the status, are not documented: read the status from the answer ' +
-      'rather than assuming one.',
+      'rather than assuming one. Nor does the spec say whether the edits of a RUNNING job apply to the run under way ' +
+      'or to the next one, or whether an option left out of the edit (numWorker, timeout) is kept or reset: the ' +
+      "answer's runCondition shows the options the job has after the edit.",
   };
 }

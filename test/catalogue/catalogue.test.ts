@@ -301,7 +301,12 @@ describe('spec constraints in the JSON Schema', () => {
     });
     expect(prop('textgen_create_completion', 'includeAiFilters')).toMatchObject({ type: 'boolean', default: true });
     // Any model name is sent (the spec names LK-D2 as its sample's); it is a path segment, never empty.
-    expect(prop('textgen_create_completion', 'model')).toEqual({ type: 'string', minLength: 1, default: 'LK-D2' });
+    expect(prop('textgen_create_completion', 'model')).toEqual({
+      type: 'string',
+      minLength: 1,
+      default: 'LK-D2',
+      description: 'The spec names only LK-D2',
+    });
   });
 
   it('E1 pages from 1 with defaults 1 and 10', () => {

@@ -2,7 +2,14 @@
  * What an agent reads where it decides (issue 26, points 7-12): the tool list, the instructions, the resources, the
  * prompts and the results. Every word must be true of this server and say what the agent evaluations found missing.
  */
+import { randomUUID } from 'node:crypto';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+import { Agent } from 'undici';
+import { parseCommand } from '../../src/config.js';
+import { createServerFactory } from '../../src/server.js';
+import { upstreamOf } from '../../src/upstream/http.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connect, readJson, type Harness } from './harness.js';
 
@@ -202,5 +209,238 @@ describe('words that misled (point 12)', () => {
       tool('textgen_create_completion').outputSchema!.properties as Record<string, { properties?: object }>
     ).result!;
     expect(result.properties).toHaveProperty('probs');
+  });
+});
+
+/** Issue 33, items 9-11: the words the fourth-wave bar and the long sessions found missing. */
+const outputOf = (name: string) => JSON.stringify(tool(name).outputSchema);
+const texts = (result: Record<string, unknown>) => (result.content as { text: string }[]).map((c) => c.text);
+/** A node of a tool's output schema by its path ('[]' for a list's items), through nullable anyOf wrappers. */
+type SchemaNode = {
+  properties?: Record<string, SchemaNode>;
+  items?: SchemaNode;
+  anyOf?: SchemaNode[];
+  description?: string;
+};
+function outputNode(name: string, path: string[]): SchemaNode | undefined {
+  const open = (node: SchemaNode | undefined) => node?.anyOf?.find((n) => n.properties || n.items) ?? node;
+  let node = open(tool(name).outputSchema as SchemaNode);
+  for (const key of path) node = open(key === '[]' ? node?.items : node?.properties?.[key]);
+  return node;
+}
+
+describe('maps: an address-only query with no result (issue 33, item 9)', () => {
+  it('status 3 to roadaddr/addr only carries a note that suggests legalcode/admcode (spec rule 1)', async () => {
+    const result = await h.client.callTool({
+      name: 'maps_reverse_geocode',
+      arguments: { coords: '129.1587,35.1586', orders: 'roadaddr' },
+    });
+    expect((result.structuredContent as { status: { code: number } }).status.code).toBe(3);
+    const [answer, note, ...rest] = texts(result);
+    expect(JSON.parse(answer!)).toEqual(result.structuredContent);
+    expect(rest).toEqual([]);
+    expect(note).toMatch(/orders legalcode,admcode/);
+    expect(note).toMatch(/spec rule 1/);
+  });
+
+  it('no note where the query asked for a dong, or where there was a result', async () => {
+    for (const args of [
+      { coords: '129.5,35.0' },
+      { coords: '129.5,35.0', orders: 'addr,admcode' },
+      { coords: '127.1054,37.3595', orders: 'roadaddr,addr' },
+    ]) {
+      const result = await h.client.callTool({ name: 'maps_reverse_geocode', arguments: args });
+      expect(texts(result), JSON.stringify(args)).toHaveLength(1);
+    }
+  });
+
+  it('the output schema explains code.type L/A/S, mappingId and which additionN holds what', () => {
+    const output = outputOf('maps_reverse_geocode');
+    expect(output).toMatch(/L statutory dong; A administrative dong; S administrative dong/);
+    expect(output).toMatch(/ID of the service's own dong code, mapped to the statutory\/administrative code in id/);
+    const land = outputNode('maps_reverse_geocode', ['results', '[]', 'land'])!.properties!;
+    const addition = (n: number) => land[`addition${n}`];
+    expect(JSON.stringify(addition(0))).toMatch(/type building, value the building name/);
+    expect(JSON.stringify(addition(1))).toMatch(/type zipcode, value the postal code/);
+    expect(output).toMatch(/No member holds a whole address/);
+  });
+});
+
+describe('the sandbox says what it fakes (issue 33, item 10)', () => {
+  it('a translation the sandbox cannot do carries simulated, as a completion does', async () => {
+    const translated = await h.client.callTool({
+      name: 'translation_translate_text',
+      arguments: { source: 'en', target: 'ko', text: 'The report is late.' },
+    });
+    const result = (translated.structuredContent as { message: { result: Record<string, string> } }).message.result;
+    expect(result.translatedText).toMatch(/^\[not translated by the sandbox/);
+    expect(result.simulated).toMatch(/^Simulated by the sandbox, not a translation engine: only the 8 sentences/);
+    const completed = await h.client.callTool({ name: 'textgen_create_completion', arguments: { text: 'Hi' } });
+    expect((completed.structuredContent as { result: { simulated: string } }).result.simulated).toMatch(
+      /^Simulated by the sandbox/,
+    );
+  });
+
+  it('both output schemas declare simulated, with the same words', () => {
+    const e3 = outputNode('translation_translate_text', ['message', 'result', 'simulated']);
+    const e12 = outputNode('textgen_create_completion', ['result', 'simulated']);
+    expect(e3?.description).toMatch(/^Only in answers of the sandbox/);
+    expect(e12?.description).toBe(e3?.description);
+  });
+
+  it('on the sandbox, the descriptions of the tools it fakes say so; elsewhere they do not', async () => {
+    expect(description('translation_translate_text')).toMatch(/ Sandbox: a small phrasebook only \(see simulated\)\.$/);
+    expect(description('textgen_create_completion')).toMatch(/ Sandbox: filler, not a model \(see simulated\)\.$/);
+    expect(description('maps_reverse_geocode')).not.toMatch(/Sandbox/);
+    // The same server without --sandbox (nothing is called, so no upstream is needed).
+    const command = parseCommand([], {});
+    if (command.kind !== 'serve') throw new Error('expected a serve command');
+    const server = createServerFactory(command.config, {
+      upstream: upstreamOf(new Agent()),
+      now: Date.now,
+      randomId: randomUUID,
+      random: Math.random,
+      log() {},
+    })();
+    const [clientTransport, serverTransport] = InMemoryTransport.createLinkedPair();
+    const client = new Client({ name: 'agent-words', version: '0.0.0' });
+    await server.connect(serverTransport);
+    await client.connect(clientTransport);
+    try {
+      expect(JSON.stringify((await client.listTools()).tools)).not.toMatch(/Sandbox:/);
+      expect(client.getInstructions()).not.toMatch(/SANDBOX|phrasebook/);
+    } finally {
+      await client.close();
+    }
+  });
+
+  it('the instructions say what the sandbox translates and fakes, and name the simulated member', async () => {
+    const text = h.client.getInstructions()!;
+    expect(text).toMatch(/SANDBOX MODE/);
+    expect(text).toMatch(/only the few sentences of its phrasebook/);
+    expect(text).toMatch(/\[not translated by the sandbox: …\]/);
+    expect(text).toMatch(/filler sentences/);
+    expect(text).toMatch(/carry a simulated member/);
+    const kms = await connect({ argv: ['--services', 'kms'] });
+    try {
+      expect(kms.client.getInstructions()).toMatch(/Results are simulated\.$/m);
+      expect(kms.client.getInstructions()).not.toMatch(/phrasebook/);
+    } finally {
+      await kms.close();
+    }
+  });
+});
+
+describe('words that cost agents calls (issue 33, item 11)', () => {
+  it('E12 names its model and says how to ask for near-deterministic output and what topK 0 is', () => {
+    expect(property('textgen_create_completion', 'model').description).toMatch(/spec names only LK-D2/);
+    const temperature = property('textgen_create_completion', 'temperature') as { exclusiveMinimum?: number };
+    expect(temperature.exclusiveMinimum).toBe(0);
+    expect(property('textgen_create_completion', 'temperature').description).toMatch(/least random: a small value/);
+    expect(property('textgen_create_completion', 'topK').description).toMatch(/0: spec unclear/);
+  });
+
+  it('E5 orders names all four values; sourcecrs points to the UTM-K note', () => {
+    const orders = property('maps_reverse_geocode', 'orders').description!;
+    for (const word of ['legalcode statutory', 'admcode administrative', 'addr/roadaddr land-lot/road address'])
+      expect(orders).toContain(word);
+    expect(orders).toMatch(/only they give one/);
+    expect(property('maps_reverse_geocode', 'sourcecrs').description).toMatch(
+      /UTM-K: see svc:\/\/maps\/coordinate-systems/,
+    );
+  });
+
+  it('E1 pageSize says the spec gives no maximum and what the server does', () => {
+    expect(property('streaming_list_config_groups', 'pageSize').description).toBe('No max in the spec; sent as is');
+  });
+
+  it('the AI filter score says its direction where the score is', () => {
+    expect(outputOf('textgen_create_completion')).toMatch(/0 high, 1 medium, 2 low.*0 = strongest match: flag it/);
+  });
+
+  it('E7 says what to count with, beside initialCount', () => {
+    expect(outputOf('apigateway_list_products')).toMatch(/no meaning: count products with productPage\.total/);
+  });
+
+  it('E4 says what the spec leaves open: a RUNNING job, and options left out', async () => {
+    const text = description('dataflow_update_job_execution_options');
+    expect(text).toMatch(
+      /spec is silent on: edits of a RUNNING job now or at its next run; omitted options kept or reset/,
+    );
+    const doc = await readJson(h.client, 'svc://dataflow/job-states');
+    expect(doc.usage).toMatch(/kept or reset/);
+  });
+
+  it('output schemas declare every member the spec names, and the translation envelope', () => {
+    const members = (name: string, path: string[]) => Object.keys(outputNode(name, path)?.properties ?? {});
+    expect(members('streaming_list_config_groups', ['result', 'kafkaConfigGroupList', '[]'])).toContain('permission');
+    expect(members('streaming_list_server_images', ['result', 'serverImageList', '[]'])).toContain('order');
+    expect(members('translation_translate_text', ['message'])).toEqual(
+      expect.arrayContaining(['@type', '@service', 'result']),
+    );
+    expect(members('apigateway_list_products', ['productPage', 'content', '[]'])).toContain('permission');
+    expect(members('dataflow_update_job_execution_options', ['nodes', '[]'])).toEqual(
+      expect.arrayContaining(['type', 'id', 'name', 'parentNodeIds']),
+    );
+  });
+
+  it('span tags sent where they are text come back with a note; where honoured, none', async () => {
+    const tagged = '<span translate="no">SBC</span> 고마워.';
+    for (const source of ['ko', 'auto']) {
+      const result = await h.client.callTool({
+        name: 'translation_translate_text',
+        arguments: { source, target: 'es', text: tagged },
+      });
+      const [, note] = texts(result);
+      expect(note, source).toMatch(/^Span tags are not honoured for ko -> es \(spec rule 5/);
+      expect(note).toMatch(/literal text/);
+    }
+    const honoured = await h.client.callTool({
+      name: 'translation_translate_text',
+      arguments: { source: 'ko', target: 'en', text: tagged },
+    });
+    expect(texts(honoured)).toHaveLength(1);
+    const untagged = await h.client.callTool({
+      name: 'translation_translate_text',
+      arguments: { source: 'ko', target: 'es', text: '고마워.' },
+    });
+    expect(texts(untagged)).toHaveLength(1);
+  });
+
+  it('KMS says the Region clash is on the key name, not the keyTag', () => {
+    expect(description('kms_migrate_key')).toMatch(/key of the same name \(a key's name, not its keyTag\)/);
+  });
+
+  it('E10 says the spec marks no field required', () => {
+    expect(description('recommendation_get_default_schema')).toMatch(/Required fields: not in the spec/);
+    expect(outputOf('recommendation_get_default_schema')).toMatch(/marks none of them required/);
+  });
+
+  it('the instructions tell the tool translate_and_summarize from the prompt of that name', () => {
+    expect(h.client.getInstructions()).toMatch(
+      /translate_and_summarize is a tool and a prompt: the tool does the whole job in one call .*the prompt, which a user picks, has you make the calls yourself/,
+    );
+  });
+
+  it('the instructions say which changes no tool undoes, naming only what is enabled', async () => {
+    const text = h.client.getInstructions()!;
+    for (const change of [
+      'a key migration',
+      'a deleted recommendation service',
+      'an index added to a search schema',
+      'an added method response',
+      'a started scanner run',
+    ])
+      expect(text, change).toContain(change);
+    expect(text).toMatch(/asked to revert such changes, say so without calling a tool/);
+    expect(text).toMatch(/Job execution options are set back only by editing them again/);
+    const kms = await connect({ argv: ['--services', 'kms'] });
+    try {
+      const narrow = kms.client.getInstructions()!;
+      expect(narrow).toMatch(/No tool here undoes a key migration \(the global key is deleted\): asked to revert/);
+      expect(narrow).not.toMatch(/scanner|method response|translate_and_summarize/);
+    } finally {
+      await kms.close();
+    }
   });
 });

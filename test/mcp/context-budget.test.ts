@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseCommand } from '../../src/config.js';
 import { createServerFactory } from '../../src/server.js';
 import { CATALOGUE } from '../../src/catalogue/catalogue.js';
+import { connect } from './harness.js';
 
 /**
  * The context budget (issue 6, BENCHMARKS.md): what a host puts in front of the model for tools/list — name, title,
@@ -15,10 +16,12 @@ import { CATALOGUE } from '../../src/catalogue/catalogue.js';
  * test: it counts bytes of the real server's answer, so that no change can inflate every conversation silently.
  * Issue 26 raised it from 12,000 (and the whole list's ceiling from 13 KiB): the agents' evaluation found words
  * missing where the agent decides (how a destructive call is confirmed, which ids no tool lists, coastal dongs,
- * where span tags apply), about 500 bytes.
+ * where span tags apply), about 500 bytes. Issue 33 sets the bar for the sixteen tools at 14,500 bytes, and adds
+ * about 460 bytes to the operation tools for words whose absence cost agents calls (E12's model, temperature and topK,
+ * E5's orders and UTM-K, E1's pageSize, E4's silences, the KMS key name, E10's required fields).
  */
-const BUDGET_BYTES = 12_500;
-const WHOLE_LIST_CEILING = 13_750;
+const BUDGET_BYTES = 13_000;
+const WHOLE_LIST_CEILING = 14_500;
 
 const modelVisible = ({ name, title, description, inputSchema, annotations }: Tool) => ({
   name,
@@ -77,6 +80,20 @@ describe('context budget of tools/list', () => {
   it(`keeps the whole list, workflow tool included, within ${WHOLE_LIST_CEILING} bytes`, () => {
     const total = bytes(tools.map(modelVisible));
     expect(total, `model-visible tools/list is ${total} bytes`).toBeLessThanOrEqual(WHOLE_LIST_CEILING);
+  });
+
+  it(`keeps the whole list within ${WHOLE_LIST_CEILING} bytes on the sandbox too, whose fakes the descriptions name`, async () => {
+    const h = await connect();
+    try {
+      const listed = (await h.client.listTools()).tools;
+      expect(JSON.stringify(listed)).toMatch(/Sandbox:/);
+      const total = bytes(listed.map(modelVisible));
+      expect(total, `model-visible tools/list on the sandbox is ${total} bytes`).toBeLessThanOrEqual(
+        WHOLE_LIST_CEILING,
+      );
+    } finally {
+      await h.close();
+    }
   });
 
   it('counts every tool, each with the fields a model sees', () => {

@@ -22,7 +22,7 @@ interface Ok {
     '@type': string;
     '@service': string;
     '@version': string;
-    result: { srcLangType: string; tarLangType: string; translatedText: string };
+    result: { srcLangType: string; tarLangType: string; translatedText: string; simulated: string };
   };
 }
 async function ok(body: unknown) {
@@ -37,6 +37,11 @@ async function error(body: unknown) {
   expect(Object.keys(json).sort()).toEqual(['errorCode', 'errorMessage']);
   return json;
 }
+
+/** What a translation entirely from the phrasebook says of itself: simulated, and nothing left untranslated. */
+const PHRASEBOOK_ONLY = expect.stringMatching(
+  /^Simulated by the sandbox, not a translation engine: only the 8 sentences of its phrasebook are translated \(Hello\. Thank you\. .*\)\.$/,
+);
 
 describe('sandbox E3 translation: route and envelope', () => {
   it('serves POST /nmt/v1/translation with the upper-case application key pair', () => {
@@ -53,7 +58,12 @@ describe('sandbox E3 translation: route and envelope', () => {
         '@type': 'response',
         '@service': 'svc.nmt.proxy',
         '@version': '1.0.0',
-        result: { srcLangType: 'en', tarLangType: 'ko', translatedText: '역은 어디에 있어?' },
+        result: {
+          srcLangType: 'en',
+          tarLangType: 'ko',
+          translatedText: '역은 어디에 있어?',
+          simulated: PHRASEBOOK_ONLY,
+        },
       },
     });
   });
@@ -138,6 +148,25 @@ describe('sandbox E3 translation: source auto', () => {
   });
 });
 
+describe('sandbox E3 translation: simulated, like its completions (issue 33, item 10)', () => {
+  it('says in simulated that it is no translation engine, and how many sentences it left untranslated', async () => {
+    const partly = await ok({
+      source: 'en',
+      target: 'ko',
+      text: 'Hello. The report is late. It needs review. Thank you.',
+    });
+    expect(partly.translatedText).toBe(
+      '안녕. [not translated by the sandbox: no phrasebook entry] The report is late. It needs review. 고마워.',
+    );
+    expect(partly.simulated).toMatch(/^Simulated by the sandbox, not a translation engine: only the 8 sentences/);
+    expect(partly.simulated).toMatch(
+      /; 2 sentences of this text are not in it, returned as written after \[not translated by the sandbox: no phrasebook entry\]\.$/,
+    );
+    const one = await ok({ source: 'en', target: 'ko', text: 'The report is late.' });
+    expect(one.simulated).toMatch(/; 1 sentence of this text is not in it/);
+  });
+});
+
 describe('sandbox E3 translation: directions', () => {
   it('accepts the reverse of every listed pair', async () => {
     // The table lists ko->ja, en->ko and zh-CN->zh-TW; their reverses work too.
@@ -145,6 +174,7 @@ describe('sandbox E3 translation: directions', () => {
       srcLangType: 'ja',
       tarLangType: 'ko',
       translatedText: '고마워.',
+      simulated: PHRASEBOOK_ONLY,
     });
     expect((await ok({ source: 'zh-TW', target: 'zh-CN', text: '謝謝。' })).translatedText).toBe('谢谢。');
     expect((await ok({ source: 'de', target: 'ko', text: 'Danke.' })).translatedText).toBe('고마워.');
@@ -198,6 +228,7 @@ describe('sandbox E3 translation: what the spec does not rule out (issue 26)', (
       srcLangType: 'en',
       tarLangType: 'ko',
       translatedText: '',
+      simulated: PHRASEBOOK_ONLY,
     });
   });
 

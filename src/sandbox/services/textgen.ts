@@ -1,4 +1,5 @@
 import { TEXTGEN_MODEL, createCompletion } from '../../catalogue/textgen.js';
+import { SIMULATED_KEY } from '../../catalogue/simulated.js';
 import { HEADER } from '../../upstream/auth.js';
 import { routeOf } from '../route-of.js';
 import type { Route, SandboxRequest, SandboxResponse } from '../types.js';
@@ -69,7 +70,7 @@ function answer(req: SandboxRequest): SandboxResponse {
     text,
     // Not a field of the spec: a client (and the model behind it) sees in the data, not only in the words, that no
     // model wrote this. Unlisted fields pass through the tool's answer.
-    simulated: SIMULATED,
+    [SIMULATED_KEY]: SIMULATED,
     stopReason: generation.stopReason,
     inputLength: inputTokens.length,
     outputLength: generation.tokens.length,

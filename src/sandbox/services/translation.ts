@@ -3,7 +3,8 @@ import { routeOf } from '../route-of.js';
 import type { Route, SandboxRequest, SandboxResponse } from '../types.js';
 import { N2MT, n2mtError } from '../translation/errors.js';
 import { parseTranslationRequest } from '../translation/request.js';
-import { translate } from '../translation/translate.js';
+import { simulatedWords, translate } from '../translation/translate.js';
+import { SIMULATED_KEY } from '../../catalogue/simulated.js';
 
 /** Neutral stand-in for the upstream proxy's service name in the response envelope. */
 const SERVICE_NAME = 'svc.nmt.proxy';
@@ -22,7 +23,7 @@ function handleTranslation(req: SandboxRequest): SandboxResponse {
     const parsed = parseTranslationRequest(req.body);
     if (!parsed.ok) return parsed.response;
     const job = parsed.value;
-    const translatedText = translate(job.text, job);
+    const translation = translate(job.text, job);
     return {
       status: 200,
       json: {
@@ -30,7 +31,13 @@ function handleTranslation(req: SandboxRequest): SandboxResponse {
           '@type': 'response',
           '@service': SERVICE_NAME,
           '@version': '1.0.0',
-          result: { srcLangType: job.source, tarLangType: job.target, translatedText },
+          result: {
+            srcLangType: job.source,
+            tarLangType: job.target,
+            translatedText: translation.text,
+            // Not a field of the spec: the data says, not only the words, that no translation engine wrote this.
+            [SIMULATED_KEY]: simulatedWords(translation),
+          },
         },
       },
     };

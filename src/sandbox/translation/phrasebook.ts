@@ -199,6 +199,9 @@ export function findPhrase(sentence: string, language: LanguageCode): Phrase | u
   return PHRASEBOOK.find((phrase) => formsOf(phrase, language).some((form) => phraseKey(form) === key));
 }
 
+/** Every sentence the phrasebook knows, in English: what an answer of the sandbox says it can translate. */
+export const PHRASEBOOK_SENTENCES: readonly string[] = PHRASEBOOK.map((phrase) => phrase.text.en);
+
 /** The phrase in `language`, polite when asked and the language has a polite form. */
 export function renderPhrase(phrase: Phrase, language: LanguageCode, honorific: boolean): string {
   if (honorific && (language === 'ko' || language === 'ja')) return phrase.polite[language];

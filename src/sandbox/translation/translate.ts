@@ -1,6 +1,6 @@
 import { untranslatedSpans, type LanguageCode } from '../../catalogue/translation-rules.js';
 import { applySubstitutions, type Substitution } from './glossary.js';
-import { findPhrase, renderPhrase } from './phrasebook.js';
+import { PHRASEBOOK_SENTENCES, findPhrase, renderPhrase } from './phrasebook.js';
 
 export interface TranslateOptions {
   source: LanguageCode;
@@ -29,12 +29,18 @@ type Piece = { kind: 'space' | 'span' | 'known' | 'unknown'; text: string };
  */
 const SENTENCE = /\s+|\S[^\n]*?(?:[.!?]+(?=\s|$)|[。！？]+|(?=\n)|$)/gu;
 
+/** What the sandbox made of a text: the text, and how many of its sentences the phrasebook did not know. */
+export interface Translation {
+  text: string;
+  untranslated: number;
+}
+
 /**
  * The sandbox's translation: each sentence found in the phrasebook is translated (polite when asked); every
  * other run of sentences is returned as written, with glossary/replaceInfo terms substituted, behind one
  * UNTRANSLATED_MARKER. Untranslated spans are copied verbatim.
  */
-export function translate(text: string, options: TranslateOptions): string {
+export function translate(text: string, options: TranslateOptions): Translation {
   const pieces: Piece[] = [];
   const plain = (segment: string) => {
     for (const match of segment.matchAll(SENTENCE)) {
@@ -78,7 +84,18 @@ export function translate(text: string, options: TranslateOptions): string {
     out += text;
     previous = piece;
   }
-  return out;
+  return { text: out, untranslated: pieces.filter((piece) => piece.kind === 'unknown').length };
+}
+
+/**
+ * What every translation of the sandbox says of itself, in `simulated` (as its completions do): the sandbox is no
+ * translation engine, and an answer with untranslated sentences is not what the real service would say.
+ */
+export function simulatedWords({ untranslated }: Translation): string {
+  const known = `Simulated by the sandbox, not a translation engine: only the ${PHRASEBOOK_SENTENCES.length} sentences of its phrasebook are translated (${PHRASEBOOK_SENTENCES.join(' ')})`;
+  if (untranslated === 0) return `${known}.`;
+  const sentences = untranslated === 1 ? '1 sentence of this text is' : `${untranslated} sentences of this text are`;
+  return `${known}; ${sentences} not in it, returned as written after ${UNTRANSLATED_MARKER.trim()}.`;
 }
 
 const isSentence = (piece: Piece | undefined) => piece?.kind === 'known' || piece?.kind === 'unknown';
