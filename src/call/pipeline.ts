@@ -101,10 +101,17 @@ export function callOperation(
       reply:
         answer.kind === 'text'
           ? { text: answer.value, answeredAs: prepared.asked === 'json' ? 'text' : prepared.asked }
-          : { json: answer.value, paging: operation.paging },
+          : {
+              json: answer.value,
+              paging: operation.paging && ((cut) => operation.paging!(args, cut)),
+              echoes: Object.values(args).filter((v): v is string => typeof v === 'string' && v.length >= ECHO_CHARS),
+            },
     };
   });
 }
+
+/** A string argument this long that the answer repeats (E12's prompt) is what a too-large result loses first. */
+const ECHO_CHARS = 200;
 
 /** An error message longer than this is cut: an upstream's detail must not become a result of megabytes. */
 const MAX_ERROR_CHARS = 4000;

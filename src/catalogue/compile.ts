@@ -59,7 +59,7 @@ export interface CompiledOperation<Op extends AnyOperation = AnyOperation> {
     consequence(args: Record<string, unknown>): string;
   };
   /** `paging`: how to get the rest of a list the result had to shorten. */
-  readonly paging?: string;
+  readonly paging?: (args: Record<string, unknown>, cut: { shown: number; total: number }) => string;
   /** Arguments this server adds: `dryRun` where the call changes something, `confirm` where it destroys. */
   readonly addedArguments: { dryRun: boolean; confirm?: string };
   /** What a success carries: the required members of the output schema, down to the innermost required one. */
@@ -127,7 +127,7 @@ export function compileOperation<Op extends AnyOperation>(op: Op, options: Compi
           },
         }
       : {}),
-    ...(op.paging ? { paging: op.paging } : {}),
+    ...(op.paging ? { paging: op.paging as NonNullable<CompiledOperation['paging']> } : {}),
     addedArguments: {
       dryRun: !readOnlyHint,
       ...(confirmation ? { confirm: confirmation.argument } : {}),
