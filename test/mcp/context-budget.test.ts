@@ -15,10 +15,11 @@ import { CATALOGUE } from '../../src/catalogue/catalogue.js';
  * test: it counts bytes of the real server's answer, so that no change can inflate every conversation silently.
  * Issue 26 raised it from 12,000 (and the whole list's ceiling from 13 KiB): the agents' evaluation found words
  * missing where the agent decides (how a destructive call is confirmed, which ids no tool lists, coastal dongs,
- * where span tags apply), about 500 bytes.
+ * where span tags apply), about 500 bytes. Issue 33 raised the whole list's ceiling to 14,500 for the sixteen tools
+ * (the workflow's `summarize`, the agents' words).
  */
 const BUDGET_BYTES = 12_500;
-const WHOLE_LIST_CEILING = 13_750;
+const WHOLE_LIST_CEILING = 14_500;
 
 const modelVisible = ({ name, title, description, inputSchema, annotations }: Tool) => ({
   name,

@@ -54,7 +54,7 @@ describe('translate_and_summarize tool', () => {
     });
     expect(tool.inputSchema.required).toEqual(['text', 'target']);
     expect(Object.keys(tool.inputSchema.properties ?? {}).sort()).toEqual(
-      ['glossaryKey', 'honorific', 'length', 'source', 'target', 'text'].sort(),
+      ['glossaryKey', 'honorific', 'length', 'source', 'summarize', 'target', 'text'].sort(),
     );
     expect(tool.inputSchema.additionalProperties).toBe(false);
     expect(tool.outputSchema?.properties).toHaveProperty('summary');
