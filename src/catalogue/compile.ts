@@ -1,3 +1,4 @@
+import { BILLED_WORK } from './billing.js';
 import * as z from 'zod';
 import { planAnswer, type AnswerPlan } from './answer-plan.js';
 import { ENVELOPE_SUCCESS, type EnvelopeSuccess } from './envelopes.js';
@@ -31,6 +32,8 @@ export interface CompiledOperation<Op extends AnyOperation = AnyOperation> {
    * found" for one that succeeded.
    */
   readonly repeatable: boolean;
+  /** Work the upstream bills even when the answer is lost (billing.ts): words for that many attempts. */
+  readonly billed?: (attempts: number) => string;
   /** The input schema (built on first use: building every schema is a large part of what start-up would do). */
   readonly input: Op['input'];
   readonly output: Op['output'];
@@ -93,6 +96,7 @@ export function compileOperation<Op extends AnyOperation>(op: Op, options: Compi
     auth: op.auth,
     effect: readOnlyHint ? 'read' : destructiveHint ? 'destroy' : 'write',
     repeatable: idempotentHint && !destructiveHint,
+    ...(BILLED_WORK[op.id] ? { billed: BILLED_WORK[op.id] } : {}),
     get input() {
       return op.input;
     },
