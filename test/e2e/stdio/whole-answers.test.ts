@@ -163,3 +163,21 @@ describe('a result that cannot be cut', () => {
     );
   });
 });
+
+describe('an answer over SVC_MAX_RESPONSE_BYTES', () => {
+  it('is not read, and the refusal says the upstream may have done the work and how to get it', async () => {
+    const small = await spawnServer(fullEnv(upstream.url, { SVC_MAX_RESPONSE_BYTES: '1024' }));
+    try {
+      upstream.reply({ body: completion('Once upon a time', ' there was a very long story. '.repeat(100)) });
+      const result = await small.call('textgen_create_completion', { text: 'Once upon a time' });
+      expect(result.isError).toBe(true);
+      expect(textOf(result)).toContain(
+        'upstream answer (HTTP 200) is larger than 1024 bytes (SVC_MAX_RESPONSE_BYTES) and was not read: the upstream ' +
+          'may have done the work (billed, where the service bills). Ask for less, or have SVC_MAX_RESPONSE_BYTES ' +
+          'raised, to get it',
+      );
+    } finally {
+      await small.close();
+    }
+  });
+});
