@@ -82,7 +82,10 @@ export async function render(reply: Reply, max: number, pause: () => Promise<voi
             text: shortenedNote(
               max,
               `this text's copy of the answer ${copy.cuts.map(cutWords).join('; ')}`,
-              'structuredContent holds the whole answer.',
+              'structuredContent holds the whole answer.' +
+                (copy.cuts.every((c) => c.echoed)
+                  ? ''
+                  : ' A client that reads only this text gets what is cut by sending less per call.'),
             ),
           },
         ],
