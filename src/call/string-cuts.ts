@@ -16,6 +16,9 @@ const bytes = (text: string) => Buffer.byteLength(text, 'utf8');
 /** Bytes of one code point inside a JSON string (escapes included). */
 const jsonBytes = (ch: string) => bytes(JSON.stringify(ch)) - 2;
 
+/** Bytes of an echoed prompt's end kept before what was generated after it. */
+const ECHO_CONTEXT_BYTES = 200;
+
 /** Strings shorter than this are left alone: cutting them gains little and loses a field's meaning. */
 const MIN_CUT_BYTES = 256;
 
@@ -53,8 +56,12 @@ export function cutStrings(
     const echo = echoes.find((e) => e.length > 0 && string.text.startsWith(e));
     const echoPoints = echo === undefined ? 0 : [...echo].length;
     const afterEcho = sizes.slice(echoPoints).reduce((sum, n) => sum + n, 0);
-    // The end after an echo is what was generated: kept whole when it fits, else the budget is shared evenly.
-    const tailBudget = echo !== undefined && afterEcho <= budget ? afterEcho : Math.floor(budget / 2);
+    // The end after an echo is what was generated: kept whole when it fits, with the echo's last words where they fit
+    // too (a prompt's closing cue, after which the generated text starts); else the budget is shared evenly.
+    const tailBudget =
+      echo !== undefined && afterEcho <= budget
+        ? Math.min(budget, afterEcho + ECHO_CONTEXT_BYTES)
+        : Math.floor(budget / 2);
     let tail = 0;
     for (let used = 0; tail < points.length && used + sizes[points.length - 1 - tail]! <= tailBudget; tail += 1)
       used += sizes[points.length - 1 - tail]!;
