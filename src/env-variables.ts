@@ -251,7 +251,7 @@ export const ENV_VARIABLES = [
     group: 'limits',
     meaning: 'largest tool result, text and structured content together (4 bytes ~ 1 token)',
     details:
-      'A larger answer has its longest lists shortened, and a note says what was left out and how to get it. ' +
+      'A larger answer has its longest lists or texts shortened, and a note says what was left out and how to get it. ' +
       'The default keeps results within the 25,000 tokens some clients accept.',
     default: '100000',
     range: [4096, 64 * MiB],

@@ -72,6 +72,8 @@ export async function attempt<Op extends AnyOperation>(
     record.delivery = wire.delivery;
     if (wire.status !== undefined) record.status = wire.status;
   };
+  // Attempts that may have reached the upstream's work (a 5xx, a reset, a stall): billed where the service bills.
+  let billedAttempts = 0;
   try {
     for (;;) {
       if (signal.aborted) throw abortedFailure(signal, 'no');
@@ -118,6 +120,7 @@ export async function attempt<Op extends AnyOperation>(
       } catch (error) {
         traced?.end(error instanceof CallFailure ? error.httpStatus : undefined, failureType(error));
         if (!(error instanceof CallFailure)) throw error;
+        if (mayHaveWorked(error)) billedAttempts += 1;
         saw({
           delivery: furthest(wire.delivery, error.delivery ?? 'maybe'),
           ...(error.httpStatus !== undefined ? { status: error.httpStatus } : {}),
@@ -130,16 +133,21 @@ export async function attempt<Op extends AnyOperation>(
           attempts < MAX_ATTEMPTS &&
           deps.now() + wait < deadline &&
           !signal.aborted;
-        if (!again) throw error;
+        if (!again) {
+          throw attempts > 1
+            ? error.withMessage(`${error.message.replace(/[.\s]*$/, '')} (after ${attempts} attempts).`)
+            : error;
+        }
+        const billed = operation.billed && mayHaveWorked(error) ? ` (${operation.billed(1)})` : '';
         ctx.note(
           'warning',
-          `${operation.name}: ${error.message.replace(/\.$/, '')}; attempt ${attempts + 1} of ${MAX_ATTEMPTS} in ${Math.round(wait)} ms`,
+          `${operation.name}: ${error.message.replace(/\.$/, '')}${billed}; attempt ${attempts + 1} of ${MAX_ATTEMPTS} in ${Math.round(wait)} ms`,
         );
         await sleep(wait, signal);
       }
     }
   } catch (error) {
-    throw withOutcome(operation, CallFailure.from(error), wire);
+    throw withOutcome(operation, CallFailure.from(error), wire, billedAttempts);
   }
 }
 
@@ -151,21 +159,41 @@ const failureType = (error: unknown) => (error instanceof CallFailure ? error.co
 const DELIVERY_ORDER: readonly Delivery[] = ['no', 'maybe', 'yes'];
 const furthest = (a: Delivery, b: Delivery) => (DELIVERY_ORDER.indexOf(a) >= DELIVERY_ORDER.indexOf(b) ? a : b);
 
-/** What the caller must know about a failed call beyond the error: whether anything may have changed. */
+/**
+ * Whether a failed attempt may have reached the upstream's work: it may have been sent and was not refused (no 4xx),
+ * e.g. a 5xx, a reset or a stall after sending.
+ */
+function mayHaveWorked(failure: CallFailure): boolean {
+  if (failure.delivery === 'no') return false;
+  if (STOPPED_MIDWAY.has(failure.code)) return true;
+  return failure.httpStatus !== undefined && failure.httpStatus >= 500;
+}
+
+/** Failures that may come after the request was sent and before its answer was whole. */
+const STOPPED_MIDWAY: ReadonlySet<string> = new Set(['timeout', 'connection_failed', 'cancelled', 'shutting_down']);
+
+/** A refusal: a 4xx other than 408 (a timeout may come after the work) means the upstream did nothing. */
+const refusedStatus = (status: number | undefined) =>
+  status !== undefined && status >= 400 && status < 500 && status !== 408;
+
+/** What the caller must know about a failed call beyond the error: whether anything may have changed, or billed. */
 function withOutcome(
   operation: CompiledOperation,
   failure: CallFailure,
   { delivery, status }: { delivery: Delivery; status?: number },
+  billedAttempts: number,
 ): CallFailure {
   if (failure.code === 'invalid_input' || failure.code === 'not_configured') return failure;
   const add = (note: string) => failure.withMessage(`${failure.message.replace(/[.\s]*$/, '')}. ${note}`);
   if (delivery === 'no') return add('The request was not sent.');
   if (operation.effect === 'read') {
+    const billed = operation.billed && billedAttempts > 0 ? operation.billed(billedAttempts) : undefined;
     // A call stopped midway says so even when it reads: the caller may wonder whether to ask again.
     const stopped = failure.code === 'shutting_down' || failure.code === 'cancelled';
-    return stopped && delivery === 'maybe'
-      ? add('The request may have reached the upstream (it changes nothing there).')
-      : failure;
+    if (stopped && delivery === 'maybe') {
+      return add(`The request may have reached the upstream (it changes nothing there).${billed ? ` ${billed}` : ''}`);
+    }
+    return billed ? add(billed) : failure;
   }
   // The status line came, then the answer broke off or stalled (the message says which status): unless the upstream
   // refused the request (4xx), it may have done its work.
@@ -173,8 +201,11 @@ function withOutcome(
     (failure.code === 'connection_failed' || failure.code === 'timeout') && failure.httpStatus !== undefined;
   if (cutOff && !(failure.httpStatus! >= 400 && failure.httpStatus! < 500))
     return add('The change may have been made: check before calling again.');
-  // A documented failure code (E15's code other than SUCCESS) says the request was refused: nothing to check.
-  if (failure.refused) return failure;
+  // A documented failure code (E15's code other than SUCCESS), or a 4xx, says the request was refused.
+  if (failure.refused) return add('The request was sent and refused: nothing was changed.');
+  if (refusedStatus(failure.httpStatus ?? status)) {
+    return add(`The request was sent and refused (HTTP ${failure.httpStatus ?? status}): nothing was changed.`);
+  }
   if (status !== undefined && status >= 200 && status < 300) {
     return add(
       `The upstream accepted the request (HTTP ${status}), so it may have taken effect: check before calling again.`,

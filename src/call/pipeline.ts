@@ -72,8 +72,11 @@ export interface RunningCall {
   attempt<Op extends AnyOperation>(prepared: PreparedRequest<Op>, deadline: Deadline): Promise<Answer<Op>>;
 }
 
-/** What a call's work returns: a reply to render, or an input request for the client. */
-export type Completed = { reply: Reply } | { input: InputRequiredResult };
+/**
+ * What a call's work returns: a reply to render, an input request for the client, or a failure with what the work had
+ * finished before it (`more`, a text within the result limit: a workflow's billed translations).
+ */
+export type Completed = { reply: Reply } | { input: InputRequiredResult } | { failed: CallFailure; more: string };
 
 /**
  * The stages of a call of one operation, in order: arguments -> dry run -> confirmation -> admission -> attempts
@@ -102,10 +105,17 @@ export function callOperation(
       reply:
         answer.kind === 'text'
           ? { text: answer.value, answeredAs: prepared.asked === 'json' ? 'text' : prepared.asked }
-          : { json: answer.value, paging: operation.paging },
+          : {
+              json: answer.value,
+              paging: operation.paging && ((cut) => operation.paging!(args, cut)),
+              echoes: Object.values(args).filter((v): v is string => typeof v === 'string' && v.length >= ECHO_CHARS),
+            },
     };
   });
 }
+
+/** A string argument this long that the answer repeats (E12's prompt) is what a too-large result loses first. */
+const ECHO_CHARS = 200;
 
 /** An error message longer than this is cut: an upstream's detail must not become a result of megabytes. */
 const MAX_ERROR_CHARS = 4000;
@@ -151,6 +161,13 @@ export async function runCall(
     if ('input' in completed) {
       logged = 'input_required';
       outcome = { kind: 'input', request: completed.input };
+    } else if ('failed' in completed) {
+      logged = completed.failed.code;
+      const failure = errorResult(cut(describe(completed.failed), MAX_ERROR_CHARS));
+      outcome = {
+        kind: 'result',
+        result: { ...failure, content: [...failure.content, { type: 'text', text: completed.more }] },
+      };
     } else {
       outcome = { kind: 'result', result: await render(completed.reply, frame.maxResultBytes) };
     }

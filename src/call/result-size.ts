@@ -1,3 +1,5 @@
+import { withReplacements } from './string-cuts.js';
+
 /** Where a list of the answer was shortened, for the note that says what was left out. */
 export interface Shortened {
   path: string;
@@ -62,16 +64,17 @@ export async function measure(value: unknown, pause: () => Promise<void>): Promi
 }
 
 /**
- * The JSON value with its longest lists cut until it takes at most `maxBytes` as JSON: the only way to shorten an
+ * The JSON value with its longest lists cut until it takes at most `maxBytes` as JSON: a way to shorten an
  * answer that keeps it valid against its schema and says plainly what is missing. The largest list loses items from
  * its end, then the next largest, until the answer fits. Undefined when no list is left to cut. Pure: the value is
  * not changed; what holds a cut list is copied, everything else shared. Linear in the answer: every item is measured
- * once.
+ * once. `partial`: the lists cut as far as they help, even when the answer still does not fit (strings are cut next).
  */
 export function shortenToFit(
   value: unknown,
   { size, lists }: Measured,
   maxBytes: number,
+  partial = false,
 ): { value: unknown; shortened: Shortened[] } | undefined {
   let excess = size - maxBytes;
   const shortened: Shortened[] = [];
@@ -88,37 +91,19 @@ export function shortenToFit(
     cut.set(list, kept);
     shortened.push({ path: list.keys.join('.') || '(the answer)', shown: kept, total });
   }
+  if (partial) return { value: withCuts(value, cut), shortened };
   if (excess > 0) return undefined;
   const out = withCuts(value, cut);
   if (bytes(JSON.stringify(out)) > maxBytes) return undefined;
   return { value: out, shortened };
 }
 
-/** `root` with each list cut to the items it keeps: every object on the way to one is copied once, nothing else. */
-function withCuts(root: unknown, cut: ReadonlyMap<List, number>): unknown {
-  const copies = new Map<unknown, Record<string, unknown>>();
-  const copyOf = (node: unknown) => {
-    let copy = copies.get(node);
-    if (!copy) copies.set(node, (copy = { ...(node as Record<string, unknown>) }));
-    return copy;
-  };
-  let out = root;
-  for (const [list, kept] of cut) {
-    const items = list.array.slice(0, kept);
-    if (list.keys.length === 0) {
-      out = items;
-      continue;
-    }
-    let node = root;
-    let holder = (out = copyOf(root));
-    for (const key of list.keys.slice(0, -1)) {
-      node = (node as Record<string, unknown>)[key];
-      holder = holder[key] = copyOf(node);
-    }
-    holder[list.keys.at(-1)!] = items;
-  }
-  return out;
-}
+/** `root` with each list cut to the items it keeps. */
+const withCuts = (root: unknown, cut: ReadonlyMap<List, number>) =>
+  withReplacements(
+    root,
+    [...cut].map(([list, kept]) => ({ keys: list.keys, value: list.array.slice(0, kept) })),
+  );
 
 function collect(node: unknown, keys: readonly string[], into: List[]): void {
   if (Array.isArray(node)) {

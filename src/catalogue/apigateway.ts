@@ -48,7 +48,16 @@ export const listProducts = defineOperation({
   service: 'apigateway',
   method: 'GET',
   path: '/api/v1/products',
-  paging: 'ask for the following items with offset and limit',
+  paging: (args, { shown, total }) => {
+    // offset and limit may be decimal strings up to 2^63-1: counted as BigInt.
+    const next = BigInt(args.offset ?? 0) + BigInt(shown);
+    const left = BigInt(total - shown);
+    const step = BigInt(Math.max(1, shown));
+    return (
+      `ask with offset ${next} and limit ${left} (offsets ${next}-${next + left - 1n}), or, as fewer may fit in ` +
+      `one result, with limit ${step} at offsets ${next}, ${next + step}, … through ${next + left - 1n}`
+    );
+  },
   auth: 'gateway-signature',
   input: () =>
     z.strictObject({

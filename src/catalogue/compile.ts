@@ -1,3 +1,4 @@
+import { BILLED_WORK } from './billing.js';
 import * as z from 'zod';
 import { planAnswer, type AnswerPlan } from './answer-plan.js';
 import { ENVELOPE_SUCCESS, type EnvelopeSuccess } from './envelopes.js';
@@ -31,6 +32,8 @@ export interface CompiledOperation<Op extends AnyOperation = AnyOperation> {
    * found" for one that succeeded.
    */
   readonly repeatable: boolean;
+  /** Work the upstream bills even when the answer is lost (billing.ts): words for that many attempts. */
+  readonly billed?: (attempts: number) => string;
   /** The input schema (built on first use: building every schema is a large part of what start-up would do). */
   readonly input: Op['input'];
   readonly output: Op['output'];
@@ -59,7 +62,7 @@ export interface CompiledOperation<Op extends AnyOperation = AnyOperation> {
     consequence(args: Record<string, unknown>): string;
   };
   /** `paging`: how to get the rest of a list the result had to shorten. */
-  readonly paging?: string;
+  readonly paging?: (args: Record<string, unknown>, cut: { shown: number; total: number }) => string;
   /** `answerNote`: a sentence for the result beside a JSON answer that alone would mislead, else undefined. */
   note(args: Record<string, unknown>, answer: unknown): string | undefined;
   /** Arguments this server adds: `dryRun` where the call changes something, `confirm` where it destroys. */
@@ -95,6 +98,7 @@ export function compileOperation<Op extends AnyOperation>(op: Op, options: Compi
     auth: op.auth,
     effect: readOnlyHint ? 'read' : destructiveHint ? 'destroy' : 'write',
     repeatable: idempotentHint && !destructiveHint,
+    ...(BILLED_WORK[op.id] ? { billed: BILLED_WORK[op.id] } : {}),
     get input() {
       return op.input;
     },
@@ -129,7 +133,7 @@ export function compileOperation<Op extends AnyOperation>(op: Op, options: Compi
           },
         }
       : {}),
-    ...(op.paging ? { paging: op.paging } : {}),
+    ...(op.paging ? { paging: op.paging as NonNullable<CompiledOperation['paging']> } : {}),
     note: (args, answer) => op.answerNote?.(args as never, answer as never),
     addedArguments: {
       dryRun: !readOnlyHint,

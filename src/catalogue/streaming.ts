@@ -17,6 +17,22 @@ const envelope = <T extends z.ZodRawShape>(result: T) =>
     result: z.looseObject(result),
   });
 
+/**
+ * The pages that hold exactly the items a shortened page left out: pageNo + 1 would start after the whole page, so
+ * they are asked with a pageSize no larger than what was shown (so each fits as well) that divides the offset of the
+ * first item left out.
+ */
+export function pagesAfter(pageNo: number, pageSize: number, { shown, total }: { shown: number; total: number }) {
+  const first = (pageNo - 1) * pageSize + shown; // 0-based index of the first item left out
+  const last = (pageNo - 1) * pageSize + total - 1;
+  let size = Math.max(1, shown);
+  while (first % size !== 0) size -= 1;
+  const from = first / size + 1;
+  const to = Math.floor(last / size) + 1;
+  const pages = from === to ? `pageNo ${from}` : `pageNo ${from} to ${to}`;
+  return `ask with pageSize ${size} and ${pages} (items ${first + 1}-${last + 1}; pageNo ${pageNo + 1} with pageSize ${pageSize} would skip them)`;
+}
+
 export const listConfigGroups = defineOperation({
   id: 'E1',
   name: 'streaming_list_config_groups',
@@ -28,7 +44,7 @@ export const listConfigGroups = defineOperation({
   auth: 'gateway-signature',
   streamingRegion: true,
   envelope: 'code-zero',
-  paging: 'ask for the next pageNo, or a smaller pageSize',
+  paging: (args, cut) => pagesAfter(args.pageNo, args.pageSize, cut),
   input: () =>
     z.strictObject({
       region: streamingRegion(),

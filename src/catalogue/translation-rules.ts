@@ -176,7 +176,8 @@ export function untranslatedSpans(text: string): Range[] {
   return spans;
 }
 
-const codePoints = (text: string) => {
+/** Characters as the tools count them: code points, not UTF-16 units. */
+export const codePoints = (text: string) => {
   let n = 0;
   for (const _ of text) n += 1;
   return n;

@@ -110,8 +110,11 @@ export interface Operation<
   mayAnswerText?: AnswersText;
   /** Destructive operations (E11, E15): what the user confirms before anything is sent. */
   confirmation?: Confirmation<z.output<Input>>;
-  /** How to get the rest of a list the result had to shorten (e.g. "page on with offset and limit"). */
-  paging?: string;
+  /**
+   * How to get every item a list of the result had to leave out, from the call's arguments and how many of the list's
+   * items were shown: a clause after "To get the rest, ".
+   */
+  paging?: (args: z.output<Input>, cut: { shown: number; total: number }) => string;
   /** Arguments whose values are taken in any case: upper-cased before the checks (E5's coordinate codes). */
   upperCase?: readonly (keyof z.input<Input> & string)[];
   /**

@@ -9,7 +9,7 @@ import {
 } from '../catalogue/translation-rules.js';
 
 /**
- * The longest text the workflow tool and the prompts accept (UTF-16 code units, as a JSON string's length): about ten
+ * The longest text the workflow tool and the prompts accept (characters: code points, as zod counts them): about ten
  * translation calls, enough for a long article, and a bound on the upstream quota one request can spend and on the
  * work and memory of splitting it.
  */

@@ -4,6 +4,7 @@ import {
   LANGUAGE_CODES,
   LANGUAGE_NAMES,
   TEXT_LIMIT,
+  codePoints,
   countedLength,
   isLanguage,
   spansHonoured,
@@ -19,6 +20,7 @@ import { completeSource, completeTarget, completeTargetOf } from './language-com
 import { SUMMARY_LENGTHS, summaryCue, summaryParameters, summaryPrompt, type SummaryLength } from './summary-prompt.js';
 import { WORKFLOW_TOOL_NAME } from './workflow-tool.js';
 import { createCompletion } from '../catalogue/textgen.js';
+import { SERVER_LIMITS } from '../catalogue/fields.js';
 import { translateText } from '../catalogue/translation.js';
 
 /**
@@ -39,7 +41,7 @@ interface PromptArgument<Required extends boolean = boolean> {
   complete?: Completer;
   /** Given, it must hold more than white space. */
   notBlank?: boolean;
-  /** Given, it must be at most this long (UTF-16 code units, as the workflow tool's schema counts). */
+  /** Given, it must be at most this many characters (code points, as the workflow tool's schema counts). */
   maxLength?: number;
 }
 
@@ -120,13 +122,17 @@ export function registerPrompts(server: Server, enabled: (tool: string) => boole
         target: targetArg(),
         source: sourceArg(),
         length: lengthArg(),
+        summarize: optional('false to translate only (default true)', oneOf(['true', 'false'])),
       },
       icons: serviceIcons('translation'),
       tools: [translateText.name, createCompletion.name],
     },
     (args) => {
       const { source, target } = languages(args.source, args.target);
-      return message(translateThenSummarize(args.text, source, target, summaryLength(args.length), workflowNote));
+      const length = summaryLength(args.length);
+      return message(
+        translateThenSummarize(args.text, source, target, summarizing(args.summarize) && length, workflowNote),
+      );
     },
   );
 
@@ -206,9 +212,14 @@ function argumentValues(
     const value = Object.hasOwn(given, name) ? given[name] : undefined;
     if (value === undefined && spec.required) invalid(`Invalid arguments for prompt ${prompt}: ${name} is required`);
     if (value !== undefined && spec.maxLength !== undefined && value.length > spec.maxLength) {
-      invalid(
-        `Invalid arguments for prompt ${prompt}: ${name} must be at most ${spec.maxLength} characters (got ${value.length})`,
-      );
+      // Code units first: fewer than the limit means fewer code points too. Then the pairs, found natively: a
+      // refusal of 450 KB must cost about what reading it once does.
+      const length = value.length - (value.match(SURROGATE_PAIR)?.length ?? 0);
+      if (length > spec.maxLength) {
+        invalid(
+          `Invalid arguments for prompt ${prompt}: ${name} must be at most ${spec.maxLength} characters (got ${length})`,
+        );
+      }
     }
     if (value !== undefined && spec.notBlank && value.trim() === '')
       invalid(`Invalid arguments for prompt ${prompt}: ${name} must not be empty or only white space`);
@@ -216,6 +227,8 @@ function argumentValues(
   }
   return values;
 }
+
+const SURROGATE_PAIR = /[\uD800-\uDBFF][\uDC00-\uDFFF]/g;
 
 function invalid(text: string): never {
   throw new ProtocolError(ProtocolErrorCode.InvalidParams, text);
@@ -237,6 +250,12 @@ function summaryLength(raw: string | undefined): SummaryLength {
   if (!(SUMMARY_LENGTHS as readonly string[]).includes(length))
     invalid(`length: use one of ${SUMMARY_LENGTHS.join(', ')}`);
   return length as SummaryLength;
+}
+
+function summarizing(raw: string | undefined): boolean {
+  const value = raw?.trim().toLowerCase() || 'true';
+  if (value !== 'true' && value !== 'false') invalid('summarize: use true or false');
+  return value === 'true';
 }
 
 const message = (text: string): GetPromptResult => ({ messages: [{ role: 'user', content: { type: 'text', text } }] });
@@ -263,13 +282,13 @@ function pieces(
   text: string,
   source: SourceCode,
   target: LanguageCode,
-): { count: number; length: number; block: string } {
+): { count: number; length: number; block: string; chunks: string[] } {
   const chunks = chunkText(text.trim(), { source, target }).map((c) => c.trim());
   const block =
     chunks.length === 1
       ? `--- text ---\n${chunks[0]}\n--- end of text ---`
       : chunks.map((c, i) => `--- piece ${i + 1} of ${chunks.length} ---\n${c}`).join('\n\n') + '\n--- end of text ---';
-  return { count: chunks.length, length: countedLength(text.trim(), source, target), block };
+  return { count: chunks.length, length: countedLength(text.trim(), source, target), block, chunks };
 }
 
 function completionStep(promptTemplate: string, placeholder: string, length: SummaryLength, cue: string): string {
@@ -282,14 +301,35 @@ function completionStep(promptTemplate: string, placeholder: string, length: Sum
   );
 }
 
+/**
+ * How much longer than its source a translation may be (Korean to English grows 2-3 times): the pieces whose
+ * translations are summarized together are chosen by it, so that each part's prompt fits one completion.
+ */
+const GROWTH = 3;
+
+/** Consecutive pieces (1-based ranges) whose translations together stay within one summary prompt. */
+function summaryParts(chunks: readonly string[], room: number): [number, number][] {
+  const parts: [number, number][] = [];
+  let size = 0;
+  for (const [i, chunk] of chunks.entries()) {
+    const grown = codePoints(chunk) * GROWTH;
+    if (parts.length === 0 || size + grown > room) {
+      parts.push([i + 1, i + 1]);
+      size = 0;
+    } else parts.at(-1)![1] = i + 1;
+    size += grown;
+  }
+  return parts;
+}
+
 function translateThenSummarize(
   text: string,
   source: SourceCode,
   target: LanguageCode,
-  length: SummaryLength,
+  length: SummaryLength | false,
   workflowNote: boolean,
 ): string {
-  const { count, length: chars, block } = pieces(text, source, target);
+  const { count, length: chars, block, chunks } = pieces(text, source, target);
   const language = LANGUAGE_NAMES[target];
   const split =
     count === 1
@@ -297,16 +337,57 @@ function translateThenSummarize(
       : `The text counts ${chars} characters, over the ${TEXT_LIMIT}-character limit of one call, so it is given below ` +
         `in ${count} pieces split at sentence boundaries, each within the limit: call the tool once per piece, in ` +
         'order, and join the translatedText values in the same order, keeping paragraph breaks.';
+  const detected =
+    source === 'auto'
+      ? count === 1
+        ? '   message.result.srcLangType of the answer is the detected source language.'
+        : "   message.result.srcLangType of each answer is that piece's detected source language; they may differ."
+      : '';
+  const failure =
+    'If a call fails, report its error message instead of guessing a translation or a summary, together with the ' +
+    'translations already made (they were billed) and which pieces are left.';
+  if (length === false) {
+    return [
+      `Translate the text below from ${describe(source)} into ${language} (${target}).`,
+      '',
+      `1. Translate with ${translateText.name}, arguments ${call({ source, target, text: '<the text or one piece>' })}.`,
+      `   ${split}`,
+      `   ${spanRule(source, target)}`,
+      detected,
+      `2. Answer with the translation${source === 'auto' ? ', and the detected source language of each piece' : ''}.`,
+      failure,
+      workflowNote ? `(The tool ${WORKFLOW_TOOL_NAME} with summarize false does the same in one call.)` : '',
+      '',
+      block,
+    ]
+      .filter((line, i, all) => line !== '' || all[i - 1] !== '')
+      .join('\n');
+  }
+  // As the workflow tool does: a translation longer than one prompt holds is summarized in parts, then the parts.
+  const template = summaryPrompt('{TRANSLATION}', language, length);
+  const room = SERVER_LIMITS.promptChars - summaryPrompt('', language, length).length;
+  const parts = summaryParts(chunks, room);
+  const inParts =
+    parts.length === 1
+      ? `   If the translation is longer than ${room} characters (a prompt must stay within ${SERVER_LIMITS.promptChars}), ` +
+        'summarize it in parts, then the parts, as below.'
+      : `   The translation may be longer than one prompt holds (at most ${SERVER_LIMITS.promptChars} characters): ` +
+        `summarize it in ${parts.length} parts, then the parts. Part by part, {TRANSLATION} is the joined translation ` +
+        `of ${parts.map(([a, b]) => (a === b ? `piece ${a}` : `pieces ${a}-${b}`)).join(', ')}; then {TRANSLATION} ` +
+        'is the part summaries joined in order, for the summary itself. Keep every part under the limit (split one ' +
+        'further at a sentence if it is not).';
   return [
     `Translate the text below from ${describe(source)} into ${language} (${target}), then summarize the translation in ${language}.`,
     '',
     `1. Translate with ${translateText.name}, arguments ${call({ source, target, text: '<the text or one piece>' })}.`,
     `   ${split}`,
     `   ${spanRule(source, target)}`,
-    source === 'auto' ? '   message.result.srcLangType of the answer is the detected source language.' : '',
-    `2. Summarize the whole translation with ${completionStep(summaryPrompt('{TRANSLATION}', language, length), '{TRANSLATION}', length, summaryCue(language))}`,
-    `3. Answer with the translation, then the summary${source === 'auto' ? ', and the detected source language' : ''}.`,
-    'If a call fails, report its error message instead of guessing a translation or a summary.',
+    detected,
+    `2. Summarize the translation with ${completionStep(template, '{TRANSLATION}', length, summaryCue(language))}`,
+    inParts,
+    `3. Answer with the translation, then the summary${parts.length > 1 ? ' (say that it was made from part summaries)' : ''}` +
+      `${source === 'auto' ? ", and the detected source language (each piece's, if they differ)" : ''}.`,
+    failure,
     workflowNote ? `(The tool ${WORKFLOW_TOOL_NAME} runs these same steps in one call, for pipelines.)` : '',
     '',
     block,

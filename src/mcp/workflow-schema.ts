@@ -25,6 +25,7 @@ const inputSchema = () =>
       length: z.enum(SUMMARY_LENGTHS).default('medium').describe('short 1-2 sentences, medium 3-5, long a paragraph'),
       honorific: z.boolean().optional().describe('Polite forms (ko/ja targets)'),
       glossaryKey: z.string().optional().describe('Glossary ID'),
+      summarize: z.boolean().default(true).describe('false: translation only'),
     })
     .superRefine((args, ctx) => {
       // The text is checked piece by piece, as each piece is translated; every other rule applies to the call.
@@ -36,13 +37,29 @@ const inputSchema = () =>
 const outputSchema = () =>
   z.object({
     translation: z.string().describe('The whole translation, pieces joined in order'),
-    summary: z.string().describe('Summary of the translation, in the target language'),
+    summary: z
+      .string()
+      .optional()
+      .describe('Summary of the translation, in the target language; not with summarize false'),
+    summaryParts: z
+      .int()
+      .optional()
+      .describe(
+        'Present when the translation outgrew one prompt: parts summarized first, the summary made from theirs',
+      ),
     chunks: z.int().describe('Number of translation calls'),
-    sourceLanguage: z.string().describe('Detected (srcLangType) or given source language'),
+    sourceLanguage: z.string().describe('Detected (srcLangType) or given source language; mixed when chunks differ'),
+    sourceLanguages: z.array(z.string()).optional().describe("Each chunk's detected language, when they differ"),
     targetLanguage: z.string(),
     tokens: z
       .object({ input: z.int().optional(), output: z.int().optional() })
-      .describe('Tokens of the summary completion'),
-    stopReason: z.string().optional().describe('Why the summary ended: length, end_token or stop_before'),
+      .optional()
+      .describe('Tokens of all the summary completions, summed'),
+    stopReason: z
+      .string()
+      .optional()
+      .describe(
+        'length when any summary completion stopped at maxTokens, else how the last ended: end_token, stop_before',
+      ),
   });
 export type WorkflowOutput = z.infer<ReturnType<typeof outputSchema>>;

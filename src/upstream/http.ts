@@ -158,7 +158,9 @@ export async function send(upstream: Upstream, req: OutgoingRequest, options: Se
     if (body.kind === 'too-large') {
       throw new CallFailure(
         'malformed_response',
-        `upstream answer is larger than ${options.maxBytes} bytes (SVC_MAX_RESPONSE_BYTES)`,
+        `upstream answer (HTTP ${res.statusCode}) is larger than ${options.maxBytes} bytes (SVC_MAX_RESPONSE_BYTES) and ` +
+          'was not read: the upstream may have done the work (billed, where the service bills). Ask for less, or ' +
+          'have SVC_MAX_RESPONSE_BYTES raised, to get it',
         {
           httpStatus: res.statusCode,
         },

@@ -1,5 +1,5 @@
 import type { AnswerForm, CompiledOperation } from '../catalogue/compile.js';
-import { HTTP_STATUS_LEADS } from '../catalogue/gateway-errors.js';
+import { GATEWAY_ERRORS, HTTP_STATUS_LEADS } from '../catalogue/gateway-errors.js';
 import type { Answer, AnyOperation } from '../catalogue/types.js';
 import { GATEWAY_ERROR_CODES, RETRYABLE_GATEWAY_CODES, RETRYABLE_HTTP_STATUSES, CallFailure } from './failure.js';
 import type { RawResponse } from './http.js';
@@ -146,6 +146,9 @@ function told(value: unknown, max = 500): string {
 /** The HTTP status after an upstream's own code and words, where it adds something (not a 2xx). */
 const httpNote = (status: number) => (status >= 200 && status < 300 ? '' : ` (HTTP ${status})`);
 
+/** The upstream's Retry-After, passed on: a wait beyond the call's deadline is the caller's to make. */
+const retryAfterWords = (ms: number) => `The upstream asked to retry after ${Math.ceil(ms / 1000)} s.`;
+
 /** `{"error":{"errorCode","message","details"}}`, the gateway's error body. */
 function gatewayError(body: Json): ((status: number) => CallFailure) | undefined {
   const error = body.error;
@@ -158,7 +161,11 @@ function gatewayError(body: Json): ((status: number) => CallFailure) | undefined
     new CallFailure(
       'upstream_error',
       `gateway error ${code}: ${said.replace(/\.$/, '')}.${details}${httpNote(status)}`,
-      { httpStatus: status, upstreamCode: code, retryable: RETRYABLE_GATEWAY_CODES.has(code) || status === 429 },
+      {
+        httpStatus: status,
+        upstreamCode: code,
+        retryable: RETRYABLE_GATEWAY_CODES.has(code) || (status === 429 && code !== GATEWAY_ERRORS.quotaExceeded.code),
+      },
     );
 }
 
@@ -175,11 +182,13 @@ function httpFailure(res: RawResponse, body: Body): CallFailure {
     const gateway = gatewayError(parsed);
     if (gateway) {
       const failure = gateway(res.status);
-      return new CallFailure(failure.code, failure.message, {
+      const asked = res.retryAfterMs === undefined ? '' : ` ${retryAfterWords(res.retryAfterMs)}`;
+      return new CallFailure(failure.code, `${failure.message}${asked}`, {
         ...retry,
         httpStatus: res.status,
         upstreamCode: failure.upstreamCode,
-        retryable: failure.retryable || retry.retryable,
+        // A quota is spent until it is renewed: another attempt in a moment fails the same way (HTTP 429 or not).
+        retryable: failure.upstreamCode !== GATEWAY_ERRORS.quotaExceeded.code && (failure.retryable || retry.retryable),
       });
     }
   }
@@ -199,7 +208,7 @@ function httpFailure(res: RawResponse, body: Body): CallFailure {
     res.status === 401 || res.status === 403
       ? ' Check the credentials.'
       : res.retryAfterMs !== undefined
-        ? ` The upstream asked to retry after ${Math.ceil(res.retryAfterMs / 1000)} s.`
+        ? ` ${retryAfterWords(res.retryAfterMs)}`
         : '';
   return new CallFailure(
     'http_error',

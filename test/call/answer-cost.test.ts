@@ -39,7 +39,7 @@ async function arrive(text: string) {
     pause,
   );
   if (read.kind !== 'json') throw new Error('expected JSON');
-  return render({ json: read.value, paging: operation.paging }, 100_000, pause);
+  return render({ json: read.value, paging: (cut) => operation.paging?.({}, cut) ?? '' }, 100_000, pause);
 }
 
 describe('an answer of tiny items, from arrival to result', () => {

@@ -244,12 +244,14 @@ describe('what a failed answer says about the outcome', () => {
     );
   });
 
-  it('E15 with a documented failure code is a refusal: what the body says, without "may have taken effect"', async () => {
+  it('E15 with a documented failure code is a refusal: what the body says, and that nothing changed', async () => {
     pool()
       .intercept({ path: KEY, method: 'POST' })
       .reply(200, { code: 'FAIL', message: 'an isolation key of that name exists' }, { headers: JSON_HEADERS });
     const { failure } = await run(migrateKey, { keyTag: 'k1', targetRegion: 'JPN' });
-    expect(failure?.message).toBe('upstream error FAIL: an isolation key of that name exists');
+    expect(failure?.message).toBe(
+      'upstream error FAIL: an isolation key of that name exists. The request was sent and refused: nothing was changed.',
+    );
   });
 
   it('E15 answered in a shape the spec does not give stays cautious', async () => {

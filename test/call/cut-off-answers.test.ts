@@ -103,7 +103,7 @@ describe('an answer cut off after its headers', () => {
       jobCondition: { nrn: 'n', scriptPath: 's', logPath: 'l' },
     });
     expect(failure.message).toMatch(
-      /^the upstream answered HTTP 200 and then the connection broke before the answer was complete \[\w+\]\. The change may have been made: check before calling again\.$/,
+      /^the upstream answered HTTP 200 and then the connection broke before the answer was complete \[\w+\] \(after 3 attempts\)\. The change may have been made: check before calling again\.$/,
     );
     expect(failure.meta).toMatchObject({ attempts: 3, delivery: 'yes', status: 200 });
     expect(requests).toBe(3);
@@ -113,7 +113,7 @@ describe('an answer cut off after its headers', () => {
     behaviour = { status: 200, then: 'reset' };
     const failure = await failureOf(listTokenizerLanguages, {});
     expect(failure.message).toMatch(
-      /^the upstream answered HTTP 200 and then the connection broke before the answer was complete \[\w+\]$/,
+      /^the upstream answered HTTP 200 and then the connection broke before the answer was complete \[\w+\] \(after 3 attempts\)\.$/,
     );
     expect(failure.meta).toMatchObject({ attempts: 3, delivery: 'yes', status: 200 });
   });

@@ -24,8 +24,15 @@ describe('the note of a shortened result', () => {
       expect(result.isError).toBeFalsy();
       const content = result.content as { type: string; text: string }[];
       expect(content).toHaveLength(2);
-      expect(content[1]!.text).toMatch(
-        /^Shortened to fit SVC_MAX_RESULT_BYTES \(4096 bytes, about 1024 tokens\): productPage\.content shows \d+ of 12 items\. To get the rest, ask for the following items with offset and limit\.$/,
+      const shown = Number(/shows (\d+) of 12 items/.exec(content[1]!.text)?.[1]);
+      expect((result.structuredContent as { productPage: { content: unknown[] } }).productPage.content).toHaveLength(
+        shown,
+      );
+      // Every item left out, and only those: offsets shown..11 of the sandbox's twelve.
+      expect(content[1]!.text).toBe(
+        `Shortened to fit SVC_MAX_RESULT_BYTES (4096 bytes, about 1024 tokens): productPage.content shows ${shown} of 12 items. ` +
+          `To get the rest, ask with offset ${shown} and limit ${12 - shown} (offsets ${shown}-11), or, as fewer may fit ` +
+          `in one result, with limit ${shown} at offsets ${shown}, ${2 * shown}, … through 11.`,
       );
       expect(Buffer.byteLength(JSON.stringify(result), 'utf8')).toBeLessThanOrEqual(4096);
     });

@@ -116,7 +116,7 @@ const FIELDS: Record<string, { all: string[]; required: string[] }> = {
   search_list_tokenizer_languages: { all: [], required: [] },
   kms_migrate_key: { all: ['keyTag', 'targetRegion', 'dryRun', 'confirm'], required: ['keyTag', 'targetRegion'] },
   translate_and_summarize: {
-    all: ['text', 'target', 'source', 'length', 'honorific', 'glossaryKey'],
+    all: ['text', 'target', 'source', 'length', 'honorific', 'glossaryKey', 'summarize'],
     required: ['text', 'target'],
   },
 };

@@ -55,7 +55,18 @@ describe('the named flags of a catalogue entry', () => {
     expect(byId.E11!.confirmation?.id({ serviceId: 's-1' })).toBe('s-1');
     expect(byId.E15!.addedArguments).toEqual({ dryRun: true, confirm: 'keyTag' });
     expect(byId.E7!.addedArguments).toEqual({ dryRun: false });
-    expect(byId.E7!.paging).toMatch(/offset and limit/);
+    // Every item left out, as 64-bit offsets where the call gave one.
+    expect(byId.E7!.paging!({ offset: '9007199254740993', limit: 10 }, { shown: 3, total: 10 })).toBe(
+      'ask with offset 9007199254740996 and limit 7 (offsets 9007199254740996-9007199254741002), or, as fewer may fit ' +
+        'in one result, with limit 3 at offsets 9007199254740996, 9007199254740999, … through 9007199254741002',
+    );
+    // E1 pages by pageNo: the pages named start at the first item left out (computed by hand: 2226 = 14 × 159).
+    expect(byId.E1!.paging!({ pageNo: 1, pageSize: 2000 }, { shown: 226, total: 2000 })).toBe(
+      'ask with pageSize 226 and pageNo 2 to 9 (items 227-2000; pageNo 2 with pageSize 2000 would skip them)',
+    );
+    expect(byId.E1!.paging!({ pageNo: 2, pageSize: 2000 }, { shown: 226, total: 2000 })).toBe(
+      'ask with pageSize 159 and pageNo 15 to 26 (items 2227-4000; pageNo 3 with pageSize 2000 would skip them)',
+    );
     expect([byId.E7!.effect, byId.E4!.effect, byId.E11!.effect, byId.E15!.effect]).toEqual([
       'read',
       'write',

@@ -44,6 +44,7 @@ describe('prompts', () => {
       target: true,
       source: false,
       length: false,
+      summarize: false,
     });
     for (const argument of tas.arguments!) expect(argument.description, argument.name).toBeTruthy();
     const place = prompts.find((p) => p.name === 'localize_place')!;
@@ -93,6 +94,67 @@ describe('prompts', () => {
     const toEn = await render('translate_and_summarize', { text: long, target: 'en', source: 'ko' });
     expect(toEn).toContain('The text counts 4990 characters: one call, with the whole text.');
     expect(toEn).toContain('does not count toward the limit');
+  });
+
+  // Issue 33, item 3: a long text is summarized in parts, then the parts, as the workflow tool does.
+  it('tells the model to summarize a long translation in parts, then the parts, each part within one prompt', async () => {
+    const { SERVER_LIMITS } = await import('../../src/catalogue/fields.js');
+    const korean = '이것은 긴 한국어 문장입니다. '.repeat(2700); // 45,900 characters
+    const text = await render('translate_and_summarize', { text: korean, target: 'en', source: 'ko' });
+    const count = Number(/in (\d+) pieces split/.exec(text)![1]);
+    const parts =
+      /summarize it in (\d+) parts, then the parts\. Part by part, \{TRANSLATION\} is the joined translation of (.*?); then/.exec(
+        text,
+      );
+    expect(parts, text.slice(0, 3000)).not.toBeNull();
+    // The parts cover every piece once, in order; none has a source over a third of what a prompt holds (a translation
+    // may grow to three times its source).
+    const ranges = parts![2]!.split(', ').map((r) =>
+      r
+        .replace(/^pieces? /, '')
+        .split('-')
+        .map(Number),
+    );
+    expect(ranges).toHaveLength(Number(parts![1]));
+    expect(ranges.length).toBeGreaterThan(1);
+    expect(ranges.flatMap(([a, b = a]) => Array.from({ length: b! - a! + 1 }, (_, i) => a! + i))).toEqual(
+      Array.from({ length: count }, (_, i) => i + 1),
+    );
+    const pieces = text.split(/--- piece \d+ of \d+ ---\n/).slice(1);
+    for (const [a, b = a] of ranges) {
+      const source = pieces.slice(a! - 1, b).join('').length;
+      expect(source * 3).toBeLessThanOrEqual(SERVER_LIMITS.promptChars);
+    }
+    expect(text).toContain('say that it was made from part summaries');
+  });
+
+  it('counts characters as code points, as the tools do: 30,000 emoji are taken, 50,001 are not', async () => {
+    const emoji = '😀'.repeat(30_000);
+    await expect(render('translate_and_summarize', { text: emoji, target: 'ko', source: 'en' })).resolves.toContain(
+      'translation_translate_text',
+    );
+    await expect(render('summarize_and_translate', { text: emoji, target: 'ko', source: 'en' })).resolves.toContain(
+      'textgen_create_completion',
+    );
+    await expect(render('translate_and_summarize', { text: '😀'.repeat(50_001), target: 'ko' })).rejects.toThrow(
+      /text must be at most 50000 characters \(got 50001\)/,
+    );
+  });
+
+  it('translates only with summarize false', async () => {
+    const text = await render('translate_and_summarize', {
+      text: 'Hello. How are you?',
+      target: 'ko',
+      summarize: 'false',
+    });
+    expect(text).toMatch(/^Translate the text below from .* into Korean \(ko\)\.\n/);
+    expect(text).toContain('translation_translate_text');
+    expect(text).not.toContain('textgen_create_completion');
+    expect(text).not.toContain('Summarize');
+    expect(text).toContain('translate_and_summarize with summarize false does the same in one call');
+    await expect(render('translate_and_summarize', { text: 'x', target: 'ko', summarize: 'maybe' })).rejects.toThrow(
+      /summarize: use true or false/,
+    );
   });
 
   it('refuses an unsupported direction and an unknown length', async () => {

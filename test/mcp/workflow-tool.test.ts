@@ -54,7 +54,7 @@ describe('translate_and_summarize tool', () => {
     });
     expect(tool.inputSchema.required).toEqual(['text', 'target']);
     expect(Object.keys(tool.inputSchema.properties ?? {}).sort()).toEqual(
-      ['glossaryKey', 'honorific', 'length', 'source', 'target', 'text'].sort(),
+      ['glossaryKey', 'honorific', 'length', 'source', 'summarize', 'target', 'text'].sort(),
     );
     expect(tool.inputSchema.additionalProperties).toBe(false);
     expect(tool.outputSchema?.properties).toHaveProperty('summary');
@@ -142,6 +142,30 @@ describe('translate_and_summarize tool', () => {
       [3, 4, 'summarizing (N s left)'],
     ]);
     expect(Number(/\((\d+) s left\)/.exec(progress[0]!.message!)![1])).toBeGreaterThan(170);
+  });
+
+  // Issue 33, item 12: a translation alone, with the same chunking and progress.
+  it('translates only with summarize false: the same pieces, progress over them, no completion', async () => {
+    const { text } = longArticle();
+    const progress: Progress[] = [];
+    const result = await h.client.callTool(
+      { name: 'translate_and_summarize', arguments: { text, target: 'ja', source: 'en', summarize: false } },
+      undefined,
+      { onprogress: (p) => progress.push(p) },
+    );
+    expect(result.isError, JSON.stringify(result.content)).toBeFalsy();
+    expect(
+      translations()
+        .map((b) => b.text as string)
+        .join(' '),
+    ).toBe(text);
+    expect(completions()).toHaveLength(0);
+    expect(result.structuredContent).not.toHaveProperty('summary');
+    expect(progress.map((p) => [p.progress, p.total, p.message?.replace(/\(\d+ s left\)/, '(N s left)')])).toEqual([
+      [0, 3, 'translating chunk 1 of 3 (N s left)'],
+      [1, 3, 'translating chunk 2 of 3 (N s left)'],
+      [2, 3, 'translating chunk 3 of 3 (N s left)'],
+    ]);
   });
 
   // Issue 9: the chunker counts as the E3 tool counts, so every piece it sends passes E3's own check.

@@ -341,3 +341,94 @@ describe('secrets', () => {
     for (const secret of SECRETS) expect(stderr).not.toContain(secret);
   });
 });
+
+// Issue 33, item 7: what a failure says of the request's effect, its retries and its cost.
+describe('what a failure says it did', () => {
+  const gatewayError = (errorCode: string, message: string) => ({ error: { errorCode, message, details: 'd' } });
+
+  const REFUSALS: [string, number][] = [
+    ['100', 400],
+    ['200', 401],
+    ['210', 403],
+    ['300', 404],
+    ['400', 429],
+    ['430', 413],
+  ];
+  for (const [code, status] of REFUSALS) {
+    it(`a write refused with gateway code ${code} (HTTP ${status}) was sent, once, and changed nothing`, async () => {
+      upstream.reply({ status, body: gatewayError(code, 'refused') });
+      const text = expectToolError(
+        await server.call('apigateway_create_method_response', {
+          productId: 'p1',
+          apiId: 'a1',
+          resourceId: 'r1',
+          methodName: 'GET',
+          statusCode: 200,
+        }),
+      );
+      expect(text).toContain(`gateway error ${code}: refused.`);
+      expect(text).toMatch(
+        new RegExp(`The request was sent and refused \\(HTTP ${status}\\): nothing was changed\\.$`),
+      );
+      expect(upstream.requests).toHaveLength(1);
+    });
+  }
+
+  it('E15 answered code FAIL was sent and changed nothing', async () => {
+    upstream.reply({ body: { code: 'FAIL', message: 'an isolation key of that name exists' } });
+    const text = expectToolError(
+      await server.call('kms_migrate_key', { keyTag: 'k1', targetRegion: 'KR', confirm: 'k1' }),
+    );
+    expect(text).toMatch(
+      /an isolation key of that name exists\. The request was sent and refused: nothing was changed\.$/,
+    );
+    expect(upstream.requests).toHaveLength(1);
+  });
+
+  it('quota exceeded (gateway 400, HTTP 429) is not retried; a throttle (410, HTTP 429) is', async () => {
+    upstream.setFallback({ status: 429, body: gatewayError('400', 'Quota Exceeded') });
+    expectToolError(await server.call('search_list_tokenizer_languages', {}));
+    expect(upstream.requests).toHaveLength(1);
+
+    upstream.reset();
+    upstream.setFallback({ status: 429, body: gatewayError('410', 'Throttle Limited') });
+    const text = expectToolError(await server.call('search_list_tokenizer_languages', {}));
+    expect(upstream.requests).toHaveLength(3);
+    expect(text).toContain('(after 3 attempts)');
+  });
+
+  it('a Retry-After beyond the deadline is passed on for a gateway error body too', async () => {
+    upstream.setFallback({ status: 429, headers: { 'retry-after': '60' }, body: gatewayError('420', 'Rate Limited') });
+    const text = expectToolError(await server.call('search_list_tokenizer_languages', {}));
+    expect(upstream.requests).toHaveLength(1);
+    expect(text).toContain(
+      'gateway error 420: Rate Limited. Details: d (HTTP 429) The upstream asked to retry after 60 s.',
+    );
+  });
+
+  it('E12 after a 5xx or a reset says a billed completion may have been made', async () => {
+    upstream.reply({ status: 500, body: { status: { code: '50000', message: 'Internal error' } } });
+    const afterError = expectToolError(await server.call('textgen_create_completion', { text: 'Once upon a time' }));
+    expect(afterError).toMatch(/A billed completion may have been made\.$/);
+    expect(upstream.requests).toHaveLength(1);
+
+    upstream.reset();
+    upstream.reply({ reset: true });
+    const afterReset = expectToolError(await server.call('textgen_create_completion', { text: 'Once upon a time' }));
+    expect(afterReset).toMatch(/A billed completion may have been made\.$/);
+
+    upstream.reset();
+    upstream.reply({ status: 400, body: { status: { code: '40000', message: 'Bad request' } } });
+    const refused = expectToolError(await server.call('textgen_create_completion', { text: 'Once upon a time' }));
+    expect(refused).not.toContain('billed');
+  });
+
+  it('E3, retried on 503, says each attempt may have been billed per character', async () => {
+    upstream.setFallback({ status: 503, body: 'unavailable' });
+    const text = expectToolError(
+      await server.call('translation_translate_text', { source: 'ko', target: 'en', text: '안녕하세요' }),
+    );
+    expect(upstream.requests).toHaveLength(3);
+    expect(text).toMatch(/\(after 3 attempts\)\. Each of the 3 attempts may have been billed \(per character\)\.$/);
+  });
+});
