@@ -190,19 +190,21 @@ export const ENV_VARIABLES = [
     details:
       'Bounds the memory the calls hold: each running call may read an answer of up to SVC_MAX_RESPONSE_BYTES. ' +
       "The others wait for a place (see SVC_MAX_QUEUED_CALLS); a call waiting for its user's confirmation " +
-      'holds none. Over HTTP one client may hold at most half of the places, so that others start beside its flood.',
+      'holds none. A lone client may use every place; when others wait, a free place goes to the client with the ' +
+      'fewest calls running.',
     default: '16',
     range: [1, 1000],
   },
   {
     name: 'SVC_MAX_QUEUED_CALLS',
     group: 'limits',
-    meaning: 'tool calls that may wait for a place; over HTTP one client may fill half of it',
+    meaning: 'tool calls that may wait for a place, over every client',
     details:
-      'Waiting costs little memory. Free places go to the waiting clients in turn (the OAuth user, else the ' +
-      "client address, whose sessions share its places; stdio's one client may use every place), so that one " +
-      "client's burst does not hold up another's call; the wait counts toward the call's SVC_TIMEOUT_MS. A call " +
-      "over the queue, or over its client's half, gets `[busy]` and nothing is sent.",
+      'Waiting costs little memory. A lone client may fill it. A client is the OAuth user, else the client ' +
+      'address, whose sessions share its places. With the queue full, a call of a client holding fewer places ' +
+      '(running and waiting) than another takes the newest waiting place of the client holding the most, which ' +
+      'gets `[busy]`; a call of the client holding the most gets `[busy]` itself; nothing is sent. The wait ' +
+      "counts toward the call's SVC_TIMEOUT_MS.",
     default: '1024',
     range: [0, 100_000],
   },

@@ -229,8 +229,8 @@ export function mcpEndpoint(
         res,
         429,
         RPC_ERROR.ServerError,
-        `Too many sessions ${options.oauth ? 'of your user' : 'from your address'}: at most ${options.maxSessionsPerClient} at once (SVC_MCP_MAX_SESSIONS_PER_CLIENT). ` +
-          'End unused sessions (DELETE /mcp), or wait for an idle one to expire (SVC_MCP_SESSION_IDLE_MS).',
+        `Too many sessions ${options.oauth ? 'of your user' : 'from your address'}: at most ${options.maxSessionsPerClient} at once (SVC_MCP_MAX_SESSIONS_PER_CLIENT), ` +
+          'and each has a request in flight or an open stream. End unused sessions (DELETE /mcp), or retry when one is idle.',
         { 'Retry-After': String(Math.ceil(sessions.retryAfterMs(client) / 1000)) },
       );
     }
@@ -240,8 +240,8 @@ export function mcpEndpoint(
         res,
         503,
         RPC_ERROR.ServerError,
-        `Too many sessions: this server holds at most ${options.maxSessions} concurrent sessions (SVC_MCP_MAX_SESSIONS). ` +
-          'End unused sessions (DELETE /mcp) or retry later.',
+        `Too many sessions: this server holds at most ${options.maxSessions} concurrent sessions (SVC_MCP_MAX_SESSIONS), ` +
+          'and every one it could close has a request in flight or an open stream. End unused sessions (DELETE /mcp) or retry later.',
         { 'Retry-After': '5' },
       );
     }
@@ -256,6 +256,8 @@ export function mcpEndpoint(
       session = newSession(narrowing, client, (id, opened) => {
         unreserve();
         sessions.add(id, opened, client);
+        // Until its answer is out, a new session is in use: not one to close to make room.
+        res.once('close', sessions.begin(id));
       });
       await session.server.connect(session.wire);
       await session.transport.handleRequest(req, res, body);
@@ -337,10 +339,8 @@ export function mcpEndpoint(
         { 'Retry-After': '1' },
       );
     }
-    const end = sessions.begin(id);
-    if (notes.longLived)
-      end(); // a stream is activity, not work in flight: idle expiry may still end it
-    else res.once('close', end);
+    // A stream keeps its session from being closed to make room (not from idle expiry); a request also from that.
+    res.once('close', notes.longLived ? sessions.openStream(id) : sessions.begin(id));
     if (req.method === 'DELETE') {
       try {
         await session.transport.handleRequest(req, res);

@@ -103,6 +103,9 @@ export async function startHttpServer(
     idleMs: options.sessionIdleMs,
     now,
     onExpire: () => log({ event: 'session_expired', idleMs: options.sessionIdleMs }),
+    // No id and no client: the line says that the cap made room, and how long the closed session had been idle.
+    onEvict: (cap, idleMs) =>
+      log({ event: 'session_evicted', cap: cap === 'client_full' ? 'per_client' : 'server', idleMs }),
   });
   const oauth: ResourceServer | undefined = options.oauth
     ? oauthResourceServer(options.oauth, { now, dispatcher: runtime.dispatcher })
