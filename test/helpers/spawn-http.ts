@@ -222,7 +222,7 @@ export function openStream(
   url: string,
   sessionId: string,
   options: { headers?: Record<string, string>; from?: string } = {},
-): Promise<{ status: number; body: () => string; close(): void }> {
+): Promise<{ status: number; body: () => string; ended: Promise<void>; close(): void }> {
   const target = new URL(url);
   return new Promise((resolve, reject) => {
     const req = request(
@@ -245,7 +245,8 @@ export function openStream(
         res.setEncoding('utf8');
         res.on('data', (chunk: string) => (text += chunk));
         res.on('error', () => {});
-        const answer = { status: res.statusCode ?? 0, body: () => text, close: () => req.destroy() };
+        const ended = new Promise<void>((done) => res.once('close', () => done()));
+        const answer = { status: res.statusCode ?? 0, body: () => text, ended, close: () => req.destroy() };
         if (answer.status === 200) resolve(answer);
         else res.on('end', () => resolve(answer));
       },

@@ -474,6 +474,64 @@ describe('session mode', () => {
   });
 });
 
+describe('streams, refusals and revisions (issue 33, item 13)', () => {
+  const headersOf = (id: string) => ({ 'Mcp-Session-Id': id, 'Mcp-Protocol-Version': '2025-06-18' });
+
+  it('a session may open several GET streams; requests go on; ending the session ends them all', async () => {
+    const handle = await start();
+    const id = (await rawRequest(handle.url, { body: INITIALIZE })).headers['mcp-session-id'] as string;
+    const opened = [];
+    for (let i = 0; i < 3; i += 1) {
+      const stream = await openStream(handle.url, id);
+      expect([stream.status, stream.body()]).toEqual([200, '']);
+      opened.push(stream);
+      streams.push(stream);
+    }
+    const list = await rawRequest(handle.url, {
+      headers: headersOf(id),
+      body: JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/list' }),
+    });
+    expect(list.status).toBe(200);
+    // A further stream is refused for what the SDK refuses too: no text/event-stream in Accept.
+    const unacceptable = await openStream(handle.url, id, { headers: { Accept: 'application/json' } });
+    expect(unacceptable.status).toBe(406);
+    const ended = await rawRequest(handle.url, { method: 'DELETE', headers: headersOf(id) });
+    expect(ended.status).toBe(200);
+    await Promise.all(opened.map((stream) => stream.ended));
+  });
+
+  it("refusals carry the request's id when it could be read", async () => {
+    const handle = await start({ SVC_MCP_MAX_SESSIONS_PER_CLIENT: '1' });
+    const post = (body: unknown, headers: Record<string, string> = {}) =>
+      rawRequest(handle.url, { headers, body: JSON.stringify(body) });
+    const unknown = await post({ jsonrpc: '2.0', id: 7, method: 'tools/list' }, headersOf('no-such-session'));
+    expect(unknown.status).toBe(404);
+    expect(JSON.parse(unknown.body)).toMatchObject({ id: 7, error: { code: -32001 } });
+    const noSession = await post({ jsonrpc: '2.0', id: 'list-1', method: 'tools/list' });
+    expect(noSession.status).toBe(400);
+    expect(JSON.parse(noSession.body)).toMatchObject({ id: 'list-1' });
+    const invalid = await post({ jsonrpc: '1.0', id: 3, method: 'tools/list' });
+    expect(invalid.status).toBe(400);
+    expect(JSON.parse(invalid.body).id).toBe(3);
+    // At its cap, with its one session live: the 429 names the initialize's id.
+    const first = await rawRequest(handle.url, { body: INITIALIZE });
+    streams.push(await openStream(handle.url, first.headers['mcp-session-id'] as string));
+    const refused = await post({ ...JSON.parse(INITIALIZE), id: 'init-2' });
+    expect(refused.status).toBe(429);
+    expect(JSON.parse(refused.body)).toMatchObject({ id: 'init-2' });
+    // Nothing to name: a notification, a batch, an id of no allowed type.
+    for (const body of [
+      { jsonrpc: '2.0', method: 'notifications/initialized' },
+      [{ jsonrpc: '2.0', id: 1, method: 'ping' }],
+      { jsonrpc: '2.0', id: { x: 1 }, method: 'ping' },
+    ]) {
+      const res = await post(body, headersOf('no-such-session'));
+      expect([400, 404]).toContain(res.status);
+      expect(JSON.parse(res.body).id).toBeNull();
+    }
+  });
+});
+
 describe('stateless mode', () => {
   it('builds one server per request and closes it when the response is done', async () => {
     const handle = await start({}, ['--stateless']);
