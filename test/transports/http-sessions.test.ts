@@ -500,6 +500,37 @@ describe('streams, refusals and revisions (issue 33, item 13)', () => {
     await Promise.all(opened.map((stream) => stream.ended));
   });
 
+  it('2024-11-05 is served on purpose: negotiated when asked for, and served as 2025-03-26 is, batches included', async () => {
+    const handle = await start();
+    const init = await rawRequest(handle.url, {
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'initialize',
+        params: { protocolVersion: '2024-11-05', capabilities: {}, clientInfo: { name: 'old', version: '0' } },
+      }),
+    });
+    expect(init.status).toBe(200);
+    expect(rpcMessage(init.body).result).toMatchObject({ protocolVersion: '2024-11-05' });
+    const id = init.headers['mcp-session-id'] as string;
+    const headers = { 'Mcp-Session-Id': id, 'Mcp-Protocol-Version': '2024-11-05' };
+    await rawRequest(handle.url, {
+      headers,
+      body: JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }),
+    });
+    const batch = await rawRequest(handle.url, {
+      headers,
+      body: JSON.stringify([
+        { jsonrpc: '2.0', id: 2, method: 'tools/list' },
+        { jsonrpc: '2.0', id: 3, method: 'ping' },
+      ]),
+    });
+    expect(batch.status).toBe(200);
+    // On an SSE stream, one event per answer.
+    const answers = [...batch.body.matchAll(/^data: (.*)$/gm)].map((m) => JSON.parse(m[1]!) as { id: number });
+    expect(answers.map((a) => a.id).sort()).toEqual([2, 3]);
+  });
+
   it("refusals carry the request's id when it could be read", async () => {
     const handle = await start({ SVC_MCP_MAX_SESSIONS_PER_CLIENT: '1' });
     const post = (body: unknown, headers: Record<string, string> = {}) =>
