@@ -20,13 +20,13 @@ export function sendRpcError(
 }
 
 /**
- * The id an error answer to this body carries: the id of a single request, when it is one JSON-RPC allows (a
- * string or a number); else null (a batch, a notification, no id, or an id of another type).
+ * The id an error answer to this body carries: the id of a single request, when it is one MCP allows (a string or
+ * an integer); else null (a batch, a notification, no id, or an id of another type: then the id is the fault).
  */
 export function rpcIdOf(body: unknown): string | number | null {
   if (typeof body !== 'object' || body === null || Array.isArray(body)) return null;
   const id = (body as { id?: unknown }).id;
-  return typeof id === 'string' || (typeof id === 'number' && Number.isFinite(id)) ? id : null;
+  return typeof id === 'string' || Number.isSafeInteger(id) ? (id as string | number) : null;
 }
 
 /** The path of the request, without the query. */
