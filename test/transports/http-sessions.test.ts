@@ -492,6 +492,13 @@ describe('streams, refusals and revisions (issue 33, item 13)', () => {
       body: JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/list' }),
     });
     expect(list.status).toBe(200);
+    // The first (the SDK's) ends: the next GET is opened in its place, not refused as a second SDK stream.
+    opened.shift()!.close();
+    await waitFor(() => logs.some((l) => l.includes('"method":"GET"')), 2_000, 'the first stream to be closed');
+    const replacement = await openStream(handle.url, id);
+    expect(replacement.status).toBe(200);
+    opened.push(replacement);
+    streams.push(replacement);
     // A further stream is refused for what the SDK refuses too: no text/event-stream in Accept.
     const unacceptable = await openStream(handle.url, id, { headers: { Accept: 'application/json' } });
     expect(unacceptable.status).toBe(406);
