@@ -60,12 +60,14 @@ export class SessionStore<S extends SessionHandle> {
    */
   reserve(client?: string): 'ok' | Refusal {
     if (this.#refusal(client)) this.sweep();
-    for (let refused = this.#refusal(client); refused; refused = this.#refusal(client)) {
-      const victim = refused === 'client_full' ? this.#leastRecentIdle(client) : this.#idleOfTheMost(client);
-      if (!victim) return refused;
+    while (this.#refusal(client)) {
+      // At its own cap a client makes room with its own sessions first (which frees a server place too).
+      const cap: Refusal = this.#atClientCap(client) ? 'client_full' : 'server_full';
+      const victim = cap === 'client_full' ? this.#leastRecentIdle(client) : this.#idleOfTheMost(client);
+      if (!victim) return cap;
       const [id, entry] = victim;
       this.remove(id);
-      this.#options.onEvict?.(refused, this.#options.now() - entry.lastSeen);
+      this.#options.onEvict?.(cap, this.#options.now() - entry.lastSeen);
       void entry.session.close().catch(() => {});
     }
     this.#pending += 1;
@@ -203,9 +205,13 @@ export class SessionStore<S extends SessionHandle> {
 
   #refusal(client: string | undefined): Refusal | undefined {
     if (this.#entries.size + this.#pending >= this.#options.maxSessions) return 'server_full';
-    const perClient = this.#options.maxSessionsPerClient;
-    if (client !== undefined && perClient !== undefined && this.countOf(client) >= perClient) return 'client_full';
+    if (this.#atClientCap(client)) return 'client_full';
     return undefined;
+  }
+
+  #atClientCap(client: string | undefined): boolean {
+    const perClient = this.#options.maxSessionsPerClient;
+    return client !== undefined && perClient !== undefined && this.countOf(client) >= perClient;
   }
 
   #count(client: string | undefined, delta: number): void {
