@@ -28,9 +28,9 @@ interface Waiter {
  * use every running and every waiting place. Shares apply only under contention:
  * - a free place goes to the waiting client with the fewest calls running (in turn among equals), so that a newcomer
  *   starts before the next call of a client that already runs many;
- * - with every waiting place taken, a call of a client that holds fewer places (running and waiting) than another
- *   takes the newest waiting place of the client holding the most, which is refused with [busy]; a call of the
- *   client holding the most is the one refused.
+ * - with every waiting place taken, a call that would leave its client holding fewer places (running and waiting)
+ *   than another client holds takes the newest waiting place of the client holding the most, which is refused with
+ *   [busy]; otherwise the new call is the one refused.
  * So with n clients asking, each keeps at least 1/n of the places. At shutdown the calls still running can be told to
  * stop, so that each ends with an answer instead of being dropped.
  */
