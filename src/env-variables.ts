@@ -222,19 +222,21 @@ export const ENV_VARIABLES = [
     details:
       'Bounds the memory the calls hold: each running call may read an answer of up to SVC_MAX_RESPONSE_BYTES. ' +
       "The others wait for a place (see SVC_MAX_QUEUED_CALLS); a call waiting for its user's confirmation " +
-      'holds none. Over HTTP one client may hold at most half of the places, so that others start beside its flood.',
+      'holds none. A lone client may use every place; when others wait, a free place goes to the client with the ' +
+      'fewest calls running.',
     default: '16',
     range: [1, 1000],
   },
   {
     name: 'SVC_MAX_QUEUED_CALLS',
     group: 'limits',
-    meaning: 'tool calls that may wait for a place; over HTTP one client may fill half of it',
+    meaning: 'tool calls that may wait for a place, over every client',
     details:
-      'Waiting costs little memory. Free places go to the waiting clients in turn (the OAuth user, else the ' +
-      "client address, whose sessions share its places; stdio's one client may use every place), so that one " +
-      "client's burst does not hold up another's call; the wait counts toward the call's SVC_TIMEOUT_MS. A call " +
-      "over the queue, or over its client's half, gets `[busy]` and nothing is sent.",
+      'Waiting costs little memory. A lone client may fill it. A client is the OAuth user, else the client ' +
+      'address, whose sessions share its places. With the queue full, a call that would leave its client ' +
+      'holding fewer places (running and waiting) than another client holds takes the newest waiting place of ' +
+      'the client holding the most, which gets `[busy]`; otherwise the new call gets `[busy]`; nothing is sent. The wait ' +
+      "counts toward the call's SVC_TIMEOUT_MS.",
     default: '1024',
     range: [0, 100_000],
   },
@@ -387,8 +389,10 @@ export const ENV_VARIABLES = [
     group: 'http',
     meaning: 'most concurrent sessions, in session mode',
     details:
-      'Beyond it, `initialize` gets `503` with `Retry-After` and a JSON-RPC error that says so. Idle sessions ' +
-      'are expired first to make room.',
+      'At it, an idle session (no request in flight, no open stream) of the client holding the most sessions is ' +
+      'closed to make room, its least recently used first (its client gets `404` and initialises again). Only ' +
+      'when every session in the way is live does `initialize` get `503` with `Retry-After` and a JSON-RPC error ' +
+      'that says so.',
     default: '100',
     range: [1, 100_000],
   },
@@ -397,8 +401,10 @@ export const ENV_VARIABLES = [
     group: 'http',
     meaning: 'most concurrent sessions of one client address, in session mode',
     details:
-      "Beyond it, that client's `initialize` gets `429` with `Retry-After` (when its first idle session can " +
-      'expire). An IPv6 client counts by its /64; each loopback address counts as one client. A reverse proxy ' +
+      "At it, that client's least recently used idle session (no request in flight, no open stream) is closed " +
+      'to make room, so that sessions a script left behind hurt only that client; only when every one of its ' +
+      'sessions is live does its `initialize` get `429` with `Retry-After`. An IPv6 client counts by its /64; ' +
+      'each loopback address counts as one client. A reverse proxy ' +
       'not listed in `SVC_MCP_TRUSTED_PROXIES` brings every client as one (its own address): list it to count ' +
       'its clients one by one (see [Limits](#limits)).',
     default: '10',
@@ -445,10 +451,13 @@ export const ENV_VARIABLES = [
   {
     name: 'SVC_MCP_MAX_CONNECTIONS',
     group: 'http',
-    meaning: 'most open connections; one more is closed at once',
+    meaning: 'most open connections; shared by client address when full',
     details:
-      'Each `GET /mcp` stream and each response being streamed holds one, kept-alive idle ones (5 s) too. ' +
-      'Refusals are logged (`connections_refused`), at most once a second.',
+      'A connection counts for its address from the moment it is accepted, headers still to come. Each ' +
+      '`GET /mcp` stream and each response being streamed holds one, kept-alive idle ones (5 s) too. A lone ' +
+      'address may hold them all; over the cap, an idle connection (no request being served) of the address ' +
+      'holding the most is closed, else the new one. Closures are logged (`connections_refused`), at most once ' +
+      'a second.',
     default: '1000',
     range: [1, 1_000_000],
   },

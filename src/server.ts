@@ -88,10 +88,6 @@ export function createServerFactory(config: Config, deps: ServerDeps): ServerFac
     calls: new Calls({
       maxConcurrent: config.limits.maxConcurrentCalls,
       maxQueued: config.limits.maxQueuedCalls,
-      // Over stdio there is one client: it may use every place.
-      ...(config.transport === 'stdio'
-        ? { maxQueuedPerClient: config.limits.maxQueuedCalls, maxRunningPerClient: config.limits.maxConcurrentCalls }
-        : {}),
     }),
     redactor: deps.redactor ?? new Redactor(config.secrets, CREDENTIAL_HEADERS),
     maxResultBytes: config.limits.maxResultBytes,

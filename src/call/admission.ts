@@ -3,20 +3,13 @@ import { ServerStopping, CallFailure } from '../upstream/failure.js';
 export interface CallLimits {
   /** Tool calls running at once, over every client of the process: each may hold an upstream answer in memory. */
   maxConcurrent: number;
-  /** Calls waiting for a place, over every client; one more is refused at once. Waiting costs little memory. */
+  /** Calls waiting for a place, over every client. Waiting costs little memory. */
   maxQueued: number;
-  /** Calls one client may have waiting at once (default half of maxQueued): no client can fill the queue alone. */
-  maxQueuedPerClient?: number;
-  /**
-   * Calls one client may have running at once (default half of maxConcurrent): a flood from one client leaves places
-   * for the others to start at once. Over stdio, which has one client, both shares are the whole.
-   */
-  maxRunningPerClient?: number;
 }
 
 /** How one call asks for a place. */
 export interface Admission {
-  /** Who asks (a session, a client address, stdio's one client): clients take turns for free places. */
+  /** Who asks (a session, a client address, stdio's one client): clients share the places under contention. */
   client?: string;
   /** When the call must end (epoch ms): the wait counts toward it, and a call still waiting then gives up. */
   deadline?: { at: number; setting: string };
@@ -25,22 +18,29 @@ export interface Admission {
 
 interface Waiter {
   go(): void;
+  /** Leaves the line refused: another client needed the place. */
+  refuse(failure: CallFailure): void;
 }
 
 /**
  * Every tool call of the process passes here: at most `maxConcurrent` run at once (each may hold an upstream answer
- * in memory); the others wait, cheaply, for a place, each client in its own line, and free places go to the clients
- * in turn, so that a burst from one client does not hold up another's call. A client may have at most its share of
- * the waiting places; past that, or with the whole queue full, a call is refused with [busy]. At shutdown the calls
- * still running can be told to stop, so that each ends with an answer instead of being dropped.
+ * in memory); the others wait, cheaply, for a place, up to `maxQueued` of them. Work-conserving: a lone client may
+ * use every running and every waiting place. Shares apply only under contention:
+ * - a free place goes to the waiting client with the fewest calls running (in turn among equals), so that a newcomer
+ *   starts before the next call of a client that already runs many;
+ * - with every waiting place taken, a call that would leave its client holding fewer places (running and waiting)
+ *   than another client holds takes the newest waiting place of the client holding the most, which is refused with
+ *   [busy]; otherwise the new call is the one refused.
+ * So with n clients asking, each keeps at least 1/n of the places. At shutdown the calls still running can be told to
+ * stop, so that each ends with an answer instead of being dropped.
  */
 export class Calls {
-  readonly #limits: Required<CallLimits>;
+  readonly #limits: CallLimits;
   /** Set once the server stops the calls in flight. */
   #stopped: ServerStopping | undefined;
   /** The signals of the calls in flight, aborted by stop(). */
   readonly #open = new Set<AbortController>();
-  /** Each client's line, in the order the clients are served (a Map keeps insertion order: the turn). */
+  /** Each client's line, oldest first; the Map's order is the turn among clients with as many calls running. */
   readonly #lines = new Map<string, Waiter[]>();
   #waiting = 0;
   #running = 0;
@@ -49,11 +49,7 @@ export class Calls {
   #idle: (() => void)[] = [];
 
   constructor(limits: CallLimits) {
-    this.#limits = {
-      maxQueuedPerClient: Math.max(1, Math.ceil(limits.maxQueued / 2)),
-      maxRunningPerClient: Math.max(1, Math.ceil(limits.maxConcurrent / 2)),
-      ...limits,
-    };
+    this.#limits = limits;
   }
 
   /**
@@ -95,16 +91,17 @@ export class Calls {
   }
 
   /**
-   * Waits for a place and returns its release; refuses when the caller's share of the queue or the queue is full,
-   * when the caller gave up or its deadline passed while it waited, or when the server stops.
+   * Waits for a place and returns its release; refuses when the queue is full and the caller holds the most places,
+   * when another client needed its waiting place, when the caller gave up or its deadline passed while it waited, or
+   * when the server stops.
    */
   async admit(signal: AbortSignal, admission: Admission = {}): Promise<() => void> {
     if (this.#stopped) throw new CallFailure('shutting_down', 'the server is shutting down: nothing was sent');
     if (signal.aborted) throw cancelledWhileWaiting();
     const client = admission.client ?? LOCAL;
     // The place is taken when it is given (here, or by #next as it wakes the call), so that two releases in one tick
-    // cannot give one client more than its share.
-    if (this.#mayRun(client)) this.#take(client);
+    // cannot give one place twice. A free place with calls waiting does not last: #next gives it at once.
+    if (this.#running < this.#limits.maxConcurrent && this.#waiting === 0) this.#take(client);
     else await this.#wait(signal, { ...admission, client });
     let released = false;
     return () => {
@@ -123,25 +120,50 @@ export class Calls {
     this.#runningBy.set(client, (this.#runningBy.get(client) ?? 0) + 1);
   }
 
-  /** A free place, within the client's share of the running places, and no one of its own already in line. */
-  #mayRun(client: string): boolean {
-    return (
-      this.#running < this.#limits.maxConcurrent &&
-      (this.#runningBy.get(client) ?? 0) < this.#limits.maxRunningPerClient &&
-      !this.#lines.has(client)
-    );
+  /** Places a client holds: its calls running and waiting. */
+  #held(client: string): number {
+    return (this.#runningBy.get(client) ?? 0) + (this.#lines.get(client)?.length ?? 0);
+  }
+
+  /**
+   * With the queue full: the client whose newest waiting call gives way to `client`'s, or undefined when `client`
+   * holds as many places as any client with a call waiting (then its own call is the one refused). The one giving way
+   * keeps at least as many places as `client` then has.
+   */
+  #yielding(client: string): string | undefined {
+    let most: string | undefined;
+    let mostHeld = this.#held(client) + 1;
+    for (const other of this.#lines.keys()) {
+      const held = this.#held(other);
+      if (other !== client && held > mostHeld) {
+        most = other;
+        mostHeld = held;
+      }
+    }
+    return most;
   }
 
   #wait(signal: AbortSignal, { client = LOCAL, deadline, now = Date.now }: Admission): Promise<void> {
-    const line = this.#lines.get(client) ?? [];
-    const { maxConcurrent, maxQueued, maxQueuedPerClient } = this.#limits;
-    if (this.#waiting >= maxQueued || line.length >= maxQueuedPerClient) {
-      const whose = line.length >= maxQueuedPerClient ? `${line.length} of your calls` : `${this.#waiting} calls`;
-      throw new CallFailure(
-        'busy',
-        `the server is busy: ${this.#running} calls are running and ${whose} waiting (SVC_MAX_CONCURRENT_CALLS=${maxConcurrent}, ` +
-          `SVC_MAX_QUEUED_CALLS=${maxQueued}). Nothing was sent: retry in a few seconds, or send fewer calls at once`,
-      );
+    const { maxConcurrent, maxQueued } = this.#limits;
+    if (this.#waiting >= maxQueued) {
+      const yielding = this.#yielding(client);
+      if (yielding === undefined) {
+        throw busy(
+          `${this.#running} calls are running and ${this.#waiting} waiting, ${this.#held(client)} of them yours`,
+          this.#limits,
+        );
+      }
+      // The newest waiting call of the client holding the most gives way (it waited least).
+      this.#lines
+        .get(yielding)!
+        .at(-1)!
+        .refuse(
+          busy(
+            `another client needed a place and yours held the most (${this.#held(yielding)} of ` +
+              `${maxConcurrent + maxQueued})`,
+            this.#limits,
+          ),
+        );
     }
     const started = now();
     return new Promise<void>((resolve, reject) => {
@@ -152,6 +174,7 @@ export class Calls {
           signal.removeEventListener('abort', giveUp);
           resolve();
         },
+        refuse: (failure) => leave(failure),
       };
       const leave = (failure: CallFailure) => {
         clearTimeout(timer);
@@ -174,31 +197,39 @@ export class Calls {
             `${this.#running} running calls. Nothing was sent: retry when the server is less busy`,
         );
       signal.addEventListener('abort', giveUp, { once: true });
-      line.push(waiter);
-      this.#lines.set(client, line);
+      const line = this.#lines.get(client);
+      if (line) line.push(waiter);
+      else this.#lines.set(client, [waiter]);
       this.#waiting += 1;
     });
   }
 
   /**
-   * Gives a free place to the first call of the first client, in turn, that is within its share of the running places;
-   * false when no one waiting may run.
+   * Gives a free place to the oldest call of the waiting client with the fewest calls running (the first in turn
+   * among equals); false when no one waits or no place is free.
    */
   #next(): boolean {
     if (this.#running >= this.#limits.maxConcurrent) return false;
-    for (const [client, line] of this.#lines) {
-      if ((this.#runningBy.get(client) ?? 0) >= this.#limits.maxRunningPerClient) continue;
-      const waiter = line.shift();
-      // The client goes to the back of the turn (or leaves it, with nothing left waiting).
-      this.#lines.delete(client);
-      if (line.length > 0) this.#lines.set(client, line);
-      if (!waiter) continue;
-      this.#waiting -= 1;
-      this.#take(client);
-      waiter.go();
-      return true;
+    let chosen: string | undefined;
+    let fewest = Infinity;
+    for (const client of this.#lines.keys()) {
+      const running = this.#runningBy.get(client) ?? 0;
+      if (running < fewest) {
+        chosen = client;
+        fewest = running;
+        if (running === 0) break;
+      }
     }
-    return false;
+    if (chosen === undefined) return false;
+    const line = this.#lines.get(chosen)!;
+    const waiter = line.shift()!;
+    // The client goes to the back of the turn (or leaves it, with nothing left waiting).
+    this.#lines.delete(chosen);
+    if (line.length > 0) this.#lines.set(chosen, line);
+    this.#waiting -= 1;
+    this.#take(chosen);
+    waiter.go();
+    return true;
   }
 
   /** Settles when no call is running or waiting. */
@@ -224,6 +255,14 @@ export class Calls {
 
 /** The client of a call that names none (stdio's one client, a local one over HTTP). */
 const LOCAL = 'local';
+
+function busy(why: string, { maxConcurrent, maxQueued }: CallLimits): CallFailure {
+  return new CallFailure(
+    'busy',
+    `the server is busy: ${why} (SVC_MAX_CONCURRENT_CALLS=${maxConcurrent}, SVC_MAX_QUEUED_CALLS=${maxQueued}). ` +
+      'Nothing was sent: retry in a few seconds, or send fewer calls at once',
+  );
+}
 
 function cancelledWhileWaiting(): CallFailure {
   return new CallFailure('cancelled', 'the call was cancelled while it waited for a place: nothing was sent');

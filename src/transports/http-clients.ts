@@ -86,6 +86,14 @@ export function clientKey(address: string): string | undefined {
 }
 
 /**
+ * The key of a connection's peer, known from the moment it is accepted (before any header: X-Forwarded-For cannot
+ * count yet, so behind a proxy its connections are the proxy's). '' when the socket is already gone.
+ */
+export function peerKey(remoteAddress: string | undefined): string {
+  return clientKey(unmapped(remoteAddress ?? '')) ?? '';
+}
+
+/**
  * In OAuth mode a client is a user: the token's subject, whatever address it comes from, so that users behind one
  * proxy or NAT take turns as themselves (and one cannot take another's places). Marked, so that it never equals
  * an address.

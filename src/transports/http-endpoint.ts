@@ -7,8 +7,9 @@ import type { ServerFactory } from '../server.js';
 import { isJsonContentType, readJsonBody } from './http-body.js';
 import { invalidBody } from './jsonrpc-check.js';
 import { narrowingFrom } from './http-narrowing.js';
-import { sendRpcError, sessionIdOf } from './http-reply.js';
+import { rpcIdOf, sendRpcError, sessionIdOf } from './http-reply.js';
 import { summariseRpc, type RequestNotes } from './http-request-log.js';
+import { endQuietStreams, openQuietStream, servesQuietly } from './http-more-streams.js';
 import type { SessionStore } from './http-sessions.js';
 import type { Narrowing } from '../mcp/tool-policy.js';
 import { isModernRequest, perRequestHandler } from './http-per-request.js';
@@ -27,8 +28,12 @@ export interface McpSession {
   transport: NodeStreamableHTTPServerTransport;
   /** What the server is connected to: the transport, answering in the 2025 spelling. */
   wire: OutgoingWire<NodeStreamableHTTPServerTransport>;
-  /** Its response streams still open (POST responses, the GET stream), for back-pressure. */
+  /** Its response streams still open (POST responses, the GET streams), for back-pressure. */
   responses: Set<ServerResponse>;
+  /** The GET stream the SDK's transport serves (it takes one per session), while open. */
+  standalone?: ServerResponse;
+  /** Further GET streams, served here (see http-more-streams.ts). */
+  quiet: Set<ServerResponse>;
   close(): Promise<void>;
 }
 
@@ -162,7 +167,7 @@ export function mcpEndpoint(
     const invalid = invalidBody(body.value, single(req.headers['mcp-protocol-version']));
     if (invalid) {
       notes.refused = 'invalid_request';
-      return sendRpcError(res, 400, invalid.code, invalid.message);
+      return sendRpcError(res, 400, invalid.code, invalid.message, {}, rpcIdOf(body.value));
     }
     const summary = summariseRpc(body.value);
     if (summary.rpc) notes.rpc = summary.rpc;
@@ -172,7 +177,7 @@ export function mcpEndpoint(
     if (missing.length > 0) {
       notes.refused = 'scope';
       const refusal = scopeRefusal!(missing);
-      return sendRpcError(res, 403, RPC_ERROR.Unauthorized, refusal.message, refusal.headers);
+      return sendRpcError(res, 403, RPC_ERROR.Unauthorized, refusal.message, refusal.headers, rpcIdOf(body.value));
     }
 
     if (sessionIdOf(req) !== undefined && !options.stateless)
@@ -181,7 +186,14 @@ export function mcpEndpoint(
     const narrowed = narrowingFrom(req.headersDistinct);
     if (!narrowed.ok) {
       notes.refused = 'narrowing';
-      return sendRpcError(res, 400, RPC_ERROR.InvalidParams, `Bad Request: ${narrowed.message}`);
+      return sendRpcError(
+        res,
+        400,
+        RPC_ERROR.InvalidParams,
+        `Bad Request: ${narrowed.message}`,
+        {},
+        rpcIdOf(body.value),
+      );
     }
     const modern = await isModernRequest(req, body.value);
     notes.era = modern ? '2026' : '2025';
@@ -194,6 +206,8 @@ export function mcpEndpoint(
         400,
         RPC_ERROR.ServerError,
         'Bad Request: Mcp-Session-Id header is required (initialize first)',
+        {},
+        rpcIdOf(body.value),
       );
     }
     return initialize(req, res, notes, body.value, narrowed.narrowing, client);
@@ -229,9 +243,10 @@ export function mcpEndpoint(
         res,
         429,
         RPC_ERROR.ServerError,
-        `Too many sessions ${options.oauth ? 'of your user' : 'from your address'}: at most ${options.maxSessionsPerClient} at once (SVC_MCP_MAX_SESSIONS_PER_CLIENT). ` +
-          'End unused sessions (DELETE /mcp), or wait for an idle one to expire (SVC_MCP_SESSION_IDLE_MS).',
+        `Too many sessions ${options.oauth ? 'of your user' : 'from your address'}: at most ${options.maxSessionsPerClient} at once (SVC_MCP_MAX_SESSIONS_PER_CLIENT), ` +
+          'and each has a request in flight or an open stream. End unused sessions (DELETE /mcp), or retry when one is idle.',
         { 'Retry-After': String(Math.ceil(sessions.retryAfterMs(client) / 1000)) },
+        rpcIdOf(body),
       );
     }
     if (place !== 'ok') {
@@ -240,9 +255,10 @@ export function mcpEndpoint(
         res,
         503,
         RPC_ERROR.ServerError,
-        `Too many sessions: this server holds at most ${options.maxSessions} concurrent sessions (SVC_MCP_MAX_SESSIONS). ` +
-          'End unused sessions (DELETE /mcp) or retry later.',
+        `Too many sessions: this server holds at most ${options.maxSessions} concurrent sessions (SVC_MCP_MAX_SESSIONS), ` +
+          'and every one it could close has a request in flight or an open stream. End unused sessions (DELETE /mcp) or retry later.',
         { 'Retry-After': '5' },
+        rpcIdOf(body),
       );
     }
     let reserved = true;
@@ -256,6 +272,8 @@ export function mcpEndpoint(
       session = newSession(narrowing, client, (id, opened) => {
         unreserve();
         sessions.add(id, opened, client);
+        // Until its answer is out, a new session is in use: not one to close to make room.
+        res.once('close', sessions.begin(id));
       });
       await session.server.connect(session.wire);
       await session.transport.handleRequest(req, res, body);
@@ -281,9 +299,21 @@ export function mcpEndpoint(
       onsessionclosed: (id) => sessions.remove(id),
     });
     const wire = new OutgoingWire(transport, toLegacyWire);
-    const session: McpSession = { server, transport, wire, responses: new Set(), close: () => server.close() };
+    const quiet = new Set<ServerResponse>();
+    const session: McpSession = {
+      server,
+      transport,
+      wire,
+      responses: new Set(),
+      quiet,
+      close: () => {
+        endQuietStreams(quiet);
+        return server.close();
+      },
+    };
     // Set before connect, which chains its own handler after this one.
     wire.onclose = () => {
+      endQuietStreams(quiet);
       if (transport.sessionId) sessions.remove(transport.sessionId);
     };
     return session;
@@ -301,7 +331,14 @@ export function mcpEndpoint(
     const id = sessionIdOf(req);
     if (id === undefined) {
       notes.refused = 'no_session';
-      return sendRpcError(res, 400, RPC_ERROR.ServerError, 'Bad Request: Mcp-Session-Id header is required');
+      return sendRpcError(
+        res,
+        400,
+        RPC_ERROR.ServerError,
+        'Bad Request: Mcp-Session-Id header is required',
+        {},
+        rpcIdOf(body),
+      );
     }
     const session = sessions.get(id);
     // OAuth mode: a session is its user's; another user's token does not open it (nor learns that it exists).
@@ -312,6 +349,8 @@ export function mcpEndpoint(
         404,
         RPC_ERROR.SessionNotFound,
         'Session not found (unknown, ended or expired): initialize a new session',
+        {},
+        rpcIdOf(body),
       );
     }
     if (!session) {
@@ -321,6 +360,8 @@ export function mcpEndpoint(
         404,
         RPC_ERROR.SessionNotFound,
         'Session not found (unknown, ended or expired): initialize a new session',
+        {},
+        rpcIdOf(body),
       );
     }
     // Back-pressure: no new work for a client that does not read what it already has (its notifications and
@@ -335,12 +376,11 @@ export function mcpEndpoint(
         `Service Unavailable: this session's earlier responses hold ${unread} unread bytes, over ${options.maxUnreadBytes} ` +
           '(SVC_MCP_MAX_UNREAD_BYTES): read them before sending more requests',
         { 'Retry-After': '1' },
+        rpcIdOf(body),
       );
     }
-    const end = sessions.begin(id);
-    if (notes.longLived)
-      end(); // a stream is activity, not work in flight: idle expiry may still end it
-    else res.once('close', end);
+    // A stream keeps its session from being closed to make room (not from idle expiry); a request also from that.
+    res.once('close', notes.longLived ? sessions.openStream(id) : sessions.begin(id));
     if (req.method === 'DELETE') {
       try {
         await session.transport.handleRequest(req, res);
@@ -349,6 +389,16 @@ export function mcpEndpoint(
         void session.close().catch(() => {});
       }
       return;
+    }
+    if (req.method === 'GET') {
+      // The spec allows several streams; the SDK's transport holds one per session.
+      if (session.standalone && servesQuietly(req)) return openQuietStream(res, id, session.quiet);
+      if (!session.standalone) {
+        session.standalone = res;
+        res.once('close', () => {
+          if (session.standalone === res) session.standalone = undefined;
+        });
+      }
     }
     session.responses.add(res);
     res.once('close', () => {

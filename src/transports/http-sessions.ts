@@ -2,6 +2,12 @@
  * The live sessions of the HTTP transport in session mode: lookup by id, a cap on how many exist at once
  * (counting those being initialised), in all and per client, idle expiry, and closing them all at shutdown.
  * Knows nothing of HTTP or MCP: a session is anything that can be closed, a client any string (or none).
+ *
+ * A cap makes room before it refuses: a leaked session (a script that exits without DELETE) hurts only its own
+ * client. At a client's cap, that client's least recently used idle session is closed; at the server's cap, the
+ * least recently used idle session of the client holding the most sessions (the newcomer counted with the one it
+ * asks for, so that at a tie it gives way itself). Idle: no request in flight and no open stream. A live session
+ * is never closed to make room: only when every session in the way is live is a new one refused.
  */
 export interface SessionHandle {
   close(): Promise<void>;
@@ -11,6 +17,8 @@ interface Entry<S extends SessionHandle> {
   session: S;
   lastSeen: number;
   inFlight: number;
+  /** Open streams (GET /mcp): a client listening is using its session. */
+  streams: number;
   client?: string;
 }
 
@@ -22,6 +30,8 @@ export interface SessionStoreOptions {
   now(): number;
   /** Told about each session closed for idleness (for the log). */
   onExpire?(id: string): void;
+  /** Told about each idle session closed to make room under a cap (for the log): which cap, its idle time. */
+  onEvict?(cap: Refusal, idleMs: number): void;
 }
 
 /** Why `reserve` said no: every place is taken, or every place of this client. */
@@ -44,13 +54,22 @@ export class SessionStore<S extends SessionHandle> {
   }
 
   /**
-   * Holds a place for a session about to be initialised, or says which cap is reached (after expiring idle
-   * sessions). Every 'ok' must be followed by exactly one `unreserve` with the same client.
+   * Holds a place for a session about to be initialised, or says which cap is reached when every session in the
+   * way is live (after expiring idle sessions, then closing idle ones to make room). Every 'ok' must be followed by
+   * exactly one `unreserve` with the same client.
    */
   reserve(client?: string): 'ok' | Refusal {
     if (this.#refusal(client)) this.sweep();
-    const refused = this.#refusal(client);
-    if (refused) return refused;
+    while (this.#refusal(client)) {
+      // At its own cap a client makes room with its own sessions first (which frees a server place too).
+      const cap: Refusal = this.#atClientCap(client) ? 'client_full' : 'server_full';
+      const victim = cap === 'client_full' ? this.#leastRecentIdle(client) : this.#idleOfTheMost(client);
+      if (!victim) return cap;
+      const [id, entry] = victim;
+      this.remove(id);
+      this.#options.onEvict?.(cap, this.#options.now() - entry.lastSeen);
+      void entry.session.close().catch(() => {});
+    }
     this.#pending += 1;
     this.#count(client, +1);
     return 'ok';
@@ -63,7 +82,7 @@ export class SessionStore<S extends SessionHandle> {
   }
 
   add(id: string, session: S, client?: string): void {
-    this.#entries.set(id, { session, lastSeen: this.#options.now(), inFlight: 0, client });
+    this.#entries.set(id, { session, lastSeen: this.#options.now(), inFlight: 0, streams: 0, client });
     this.#count(client, +1);
   }
 
@@ -87,6 +106,25 @@ export class SessionStore<S extends SessionHandle> {
       if (ended) return;
       ended = true;
       entry.inFlight -= 1;
+      entry.lastSeen = this.#options.now();
+    };
+  }
+
+  /**
+   * Marks a stream of the session as open; the returned function marks it as closed. A stream is activity, and
+   * keeps its session from being closed to make room, but not from idle expiry: a listening client that sends no
+   * request for SVC_MCP_SESSION_IDLE_MS still loses it.
+   */
+  openStream(id: string): () => void {
+    const entry = this.#entries.get(id);
+    if (!entry) return () => {};
+    entry.streams += 1;
+    entry.lastSeen = this.#options.now();
+    let ended = false;
+    return () => {
+      if (ended) return;
+      ended = true;
+      entry.streams -= 1;
       entry.lastSeen = this.#options.now();
     };
   }
@@ -128,11 +166,52 @@ export class SessionStore<S extends SessionHandle> {
     await Promise.allSettled(sessions.map((s) => s.close()));
   }
 
+  /** The least recently used idle session of one client. */
+  #leastRecentIdle(client: string | undefined): [string, Entry<S>] | undefined {
+    let found: [string, Entry<S>] | undefined;
+    for (const pair of this.#entries) {
+      const entry = pair[1];
+      if (entry.client !== client || !idle(entry)) continue;
+      if (!found || entry.lastSeen < found[1].lastSeen) found = pair;
+    }
+    return found;
+  }
+
+  /**
+   * The least recently used idle session of the client holding the most sessions among those with an idle one;
+   * `newcomer` counts the session it asks for, and wins ties, so that it does not take a place from an equal.
+   */
+  #idleOfTheMost(newcomer: string | undefined): [string, Entry<S>] | undefined {
+    let found: [string, Entry<S>] | undefined;
+    let best: [number, number, number] | undefined;
+    for (const pair of this.#entries) {
+      const entry = pair[1];
+      if (!idle(entry)) continue;
+      const mine = entry.client === newcomer ? 1 : 0;
+      const held = (entry.client === undefined ? 0 : this.countOf(entry.client)) + mine;
+      // Most held first, then the newcomer's own, then the least recently used.
+      const rank: [number, number, number] = [held, mine, -entry.lastSeen];
+      if (
+        !best ||
+        rank[0] > best[0] ||
+        (rank[0] === best[0] && (rank[1] > best[1] || (rank[1] === best[1] && rank[2] > best[2])))
+      ) {
+        found = pair;
+        best = rank;
+      }
+    }
+    return found;
+  }
+
   #refusal(client: string | undefined): Refusal | undefined {
     if (this.#entries.size + this.#pending >= this.#options.maxSessions) return 'server_full';
-    const perClient = this.#options.maxSessionsPerClient;
-    if (client !== undefined && perClient !== undefined && this.countOf(client) >= perClient) return 'client_full';
+    if (this.#atClientCap(client)) return 'client_full';
     return undefined;
+  }
+
+  #atClientCap(client: string | undefined): boolean {
+    const perClient = this.#options.maxSessionsPerClient;
+    return client !== undefined && perClient !== undefined && this.countOf(client) >= perClient;
   }
 
   #count(client: string | undefined, delta: number): void {
@@ -141,4 +220,9 @@ export class SessionStore<S extends SessionHandle> {
     if (n > 0) this.#perClient.set(client, n);
     else this.#perClient.delete(client);
   }
+}
+
+/** No request in flight and no open stream: a session that may be closed to make room. */
+function idle(entry: { inFlight: number; streams: number }): boolean {
+  return entry.inFlight === 0 && entry.streams === 0;
 }

@@ -1,5 +1,5 @@
 import { createServer as createHttpServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
 import type { Dispatcher } from 'undici';
 import type { Config } from '../config.js';
 import type { ServerFactory } from '../server.js';
@@ -9,8 +9,10 @@ import {
   clientAddress,
   clientKey,
   forwardedByUnlisted,
+  peerKey,
   trustedProxies,
 } from './http-clients.js';
+import { ConnectionShares } from './http-connections.js';
 import { oauthResourceServer } from './oauth/setup.js';
 import type { ResourceServer } from './oauth/resource-server.js';
 import { mcpEndpoint, type McpSession } from './http-endpoint.js';
@@ -103,6 +105,9 @@ export async function startHttpServer(
     idleMs: options.sessionIdleMs,
     now,
     onExpire: () => log({ event: 'session_expired', idleMs: options.sessionIdleMs }),
+    // No id and no client: the line says that the cap made room, and how long the closed session had been idle.
+    onEvict: (cap, idleMs) =>
+      log({ event: 'session_evicted', cap: cap === 'client_full' ? 'per_client' : 'server', idleMs }),
   });
   const oauth: ResourceServer | undefined = options.oauth
     ? oauthResourceServer(options.oauth, { now, log, dispatcher: runtime.dispatcher })
@@ -123,6 +128,7 @@ export async function startHttpServer(
       connectionsCheckingInterval: 500,
     },
     (req, res) => {
+      res.once('close', connections.begin(req.socket));
       const started = now();
       const notes: RequestNotes = {};
       // A long-lived stream (GET /mcp) does not hold up shutdown: closing its session ends it.
@@ -150,7 +156,6 @@ export async function startHttpServer(
       });
     },
   );
-  server.maxConnections = options.maxConnections;
   let refusedConnections = 0;
   /** Said once: X-Forwarded-For came from a peer that SVC_MCP_TRUSTED_PROXIES does not list. */
   let warnedUnlistedProxy = false;
@@ -160,8 +165,9 @@ export async function startHttpServer(
       log({ event: 'connections_refused', maxConnections: options.maxConnections, count: refusedConnections });
     refusedConnections = 0;
   };
-  // One line a second at most, however many connections a flood brings.
-  server.on('drop', () => {
+  // A share per address of SVC_MCP_MAX_CONNECTIONS, counted from the accept, under contention only; one log line a
+  // second at most, however many connections a flood brings.
+  const connections = new ConnectionShares<Socket>(options.maxConnections, () => {
     refusedConnections += 1;
     if (refusalLog) return;
     logRefusals();
@@ -170,6 +176,10 @@ export async function startHttpServer(
       logRefusals();
     }, 1000);
     refusalLog.unref();
+  });
+  server.on('connection', (socket: Socket) => {
+    socket.once('close', () => connections.forget(socket));
+    connections.accept(socket, peerKey(socket.remoteAddress));
   });
 
   async function handle(req: IncomingMessage, res: ServerResponse, notes: RequestNotes): Promise<void> {

@@ -16,7 +16,7 @@ async function failureOf(promise: Promise<unknown>): Promise<CallFailure> {
 describe('Calls: admission', () => {
   it('runs up to maxConcurrent at once, queues up to maxQueued, refuses the next with busy', async () => {
     // One client (stdio's): it may hold every place.
-    const calls = new Calls({ maxConcurrent: 2, maxQueued: 1, maxRunningPerClient: 2 });
+    const calls = new Calls({ maxConcurrent: 2, maxQueued: 1 });
     const first = await calls.admit(never());
     await calls.admit(never());
     let thirdIn = false;
@@ -53,7 +53,7 @@ describe('Calls: admission', () => {
   });
 
   it('a call cancelled while it waits leaves the queue with cancelled, and nothing else moves', async () => {
-    const calls = new Calls({ maxConcurrent: 1, maxQueued: 2, maxQueuedPerClient: 2 });
+    const calls = new Calls({ maxConcurrent: 1, maxQueued: 2 });
     const release = await calls.admit(never());
     const client = new AbortController();
     const cancelled = calls.admit(client.signal);
@@ -116,51 +116,84 @@ describe('Calls: fairness', () => {
     expect(calls.inFlight).toBe(0);
   });
 
-  it('one client may hold only its share of the running places: another starts at once beside its flood', async () => {
-    const calls = new Calls({ maxConcurrent: 4, maxQueued: 16 });
-    const flood = [calls.admit(never(), { client: 'a' }), calls.admit(never(), { client: 'a' })];
-    const releases = await Promise.all(flood);
-    let waiting = 0;
-    for (let i = 0; i < 6; i++) void calls.admit(never(), { client: 'a' }).then(() => void (waiting -= 1));
-    waiting = 6;
-    // Two places are free, but not for a: b and c start at once.
-    const b = await calls.admit(never(), { client: 'b' });
-    const c = await calls.admit(never(), { client: 'c' });
-    expect(calls.inFlight).toBe(10);
-    await new Promise((resolve) => setImmediate(resolve));
-    expect(waiting).toBe(6);
-    // A place a frees goes to a's next call, within its share.
-    releases[0]!();
-    await new Promise((resolve) => setImmediate(resolve));
-    expect(waiting).toBe(5);
-    b();
-    c();
-    await new Promise((resolve) => setImmediate(resolve));
-    expect(waiting).toBe(5); // still two of a's running: its share
-  });
-
-  it('sessions of one client share its places: a second line of the same key waits behind the first', async () => {
-    const calls = new Calls({ maxConcurrent: 2, maxQueued: 4 });
-    await calls.admit(never(), { client: '203.0.113.7' });
-    void calls.admit(never(), { client: '203.0.113.7' });
-    void calls.admit(never(), { client: '203.0.113.7' });
-    const refused = await failureOf(calls.admit(never(), { client: '203.0.113.7' }));
-    expect(refused.code).toBe('busy');
-    await calls.admit(never(), { client: '198.51.100.9' });
-    expect(calls.inFlight).toBe(4);
-  });
-
-  it('one client may fill only its share of the queue; another still gets in line', async () => {
-    const calls = new Calls({ maxConcurrent: 1, maxQueued: 4 });
-    await calls.admit(never(), { client: 'a' });
-    void calls.admit(never(), { client: 'a' });
-    void calls.admit(never(), { client: 'a' });
+  it('a lone client may use every running and every waiting place', async () => {
+    const calls = new Calls({ maxConcurrent: 4, maxQueued: 4 });
+    for (let i = 0; i < 4; i++) await calls.admit(never(), { client: 'a' });
+    for (let i = 0; i < 4; i++) void calls.admit(never(), { client: 'a' }).catch(() => {});
+    expect(calls.running).toBe(4);
+    expect(calls.waiting).toBe(4);
     const refused = await failureOf(calls.admit(never(), { client: 'a' }));
     expect(refused.code).toBe('busy');
-    expect(refused.message).toContain('2 of your calls waiting');
+    expect(refused.message).toContain('4 calls are running and 4 waiting, 8 of them yours');
     expect(refused.message).toContain('SVC_MAX_QUEUED_CALLS=4');
-    void calls.admit(never(), { client: 'b' });
-    expect(calls.inFlight).toBe(4);
+  });
+
+  it('a free place goes to the waiting client with the fewest calls running, before the next of a flood', async () => {
+    const calls = new Calls({ maxConcurrent: 4, maxQueued: 16 });
+    const floods = await Promise.all([1, 2, 3, 4].map(() => calls.admit(never(), { client: 'a' })));
+    const order: string[] = [];
+    const wait = (client: string) => void calls.admit(never(), { client }).then(() => order.push(client));
+    for (let i = 0; i < 6; i++) wait('a');
+    wait('b');
+    wait('c');
+    floods[0]!();
+    floods[1]!();
+    floods[2]!();
+    await new Promise((resolve) => setImmediate(resolve));
+    // a runs 3, then 2, then 1: b and c (none running) come first, then a, whose one call left runs beside them.
+    expect(order).toEqual(['b', 'c', 'a']);
+  });
+
+  it('with the queue full, the client holding the most gives way: its newest waiting call is refused, not the newcomer', async () => {
+    const calls = new Calls({ maxConcurrent: 2, maxQueued: 4 });
+    await calls.admit(never(), { client: 'a' });
+    await calls.admit(never(), { client: 'a' });
+    const outcomes: string[] = [];
+    const ask = (client: string, name: string) =>
+      void calls.admit(never(), { client }).then(
+        () => outcomes.push(`${name} runs`),
+        (e: CallFailure) => outcomes.push(`${name} ${e.code}`),
+      );
+    for (const name of ['a1', 'a2', 'a3', 'a4']) ask('a', name);
+    ask('b', 'b1');
+    await new Promise((resolve) => setImmediate(resolve));
+    // a held all six places; b takes the place of a's newest waiting call.
+    expect(outcomes).toEqual(['a4 busy']);
+    ask('b', 'b2');
+    ask('b', 'b3');
+    ask('b', 'b4');
+    ask('c', 'c1');
+    ask('c', 'c2');
+    ask('c', 'c3');
+    await new Promise((resolve) => setImmediate(resolve));
+    // Three clients, six places: each ends with two (a's two running; b's and c's waiting).
+    expect(outcomes.sort()).toEqual(['a1 busy', 'a2 busy', 'a3 busy', 'a4 busy', 'b3 busy', 'b4 busy', 'c3 busy']);
+    expect([calls.running, calls.waiting]).toEqual([2, 4]);
+  });
+
+  it("the refusal of a call that gave way says why, and the newcomer's call runs when a place frees", async () => {
+    const calls = new Calls({ maxConcurrent: 1, maxQueued: 1 });
+    const release = await calls.admit(never(), { client: 'a' });
+    const gaveWay = calls.admit(never(), { client: 'a' });
+    const newcomer = calls.admit(never(), { client: 'b' });
+    const failure = await failureOf(gaveWay);
+    expect(failure.code).toBe('busy');
+    expect(failure.message).toContain('another client needed a place and yours held the most (2 of 2)');
+    expect(failure.message).toContain('Nothing was sent');
+    release();
+    (await newcomer)();
+    expect(calls.inFlight).toBe(0);
+  });
+
+  it('sessions of one client are one client: a second line of the same key does not take a share of its own', async () => {
+    const calls = new Calls({ maxConcurrent: 1, maxQueued: 2 });
+    await calls.admit(never(), { client: '203.0.113.7' });
+    void calls.admit(never(), { client: '203.0.113.7' }).catch(() => {});
+    void calls.admit(never(), { client: '203.0.113.7' }).catch(() => {});
+    const refused = await failureOf(calls.admit(never(), { client: '203.0.113.7' }));
+    expect(refused.code).toBe('busy');
+    void calls.admit(never(), { client: '198.51.100.9' });
+    expect(calls.inFlight).toBe(3);
   });
 
   it('a call still waiting at its deadline gives up, saying nothing was sent, and leaves its place in line', async () => {

@@ -214,6 +214,48 @@ export function rawRequest(
   });
 }
 
+/**
+ * Opens a session's `GET /mcp` stream and settles once its answer's head arrived: the status, what came with it,
+ * and `close()`, which ends the stream. A refused stream (not 200) is already read whole.
+ */
+export function openStream(
+  url: string,
+  sessionId: string,
+  options: { headers?: Record<string, string>; from?: string } = {},
+): Promise<{ status: number; body: () => string; ended: Promise<void>; close(): void }> {
+  const target = new URL(url);
+  return new Promise((resolve, reject) => {
+    const req = request(
+      {
+        host: target.hostname,
+        port: target.port,
+        path: target.pathname,
+        method: 'GET',
+        headers: {
+          Accept: 'text/event-stream',
+          'Mcp-Session-Id': sessionId,
+          'Mcp-Protocol-Version': '2025-06-18',
+          ...options.headers,
+        },
+        agent: false,
+        ...(options.from ? { localAddress: options.from } : {}),
+      },
+      (res) => {
+        let text = '';
+        res.setEncoding('utf8');
+        res.on('data', (chunk: string) => (text += chunk));
+        res.on('error', () => {});
+        const ended = new Promise<void>((done) => res.once('close', () => done()));
+        const answer = { status: res.statusCode ?? 0, body: () => text, ended, close: () => req.destroy() };
+        if (answer.status === 200) resolve(answer);
+        else res.on('end', () => resolve(answer));
+      },
+    );
+    req.on('error', reject);
+    req.end();
+  });
+}
+
 export const INITIALIZE = JSON.stringify({
   jsonrpc: '2.0',
   id: 1,

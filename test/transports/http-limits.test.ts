@@ -90,17 +90,36 @@ describe('failed token attempts', () => {
 });
 
 /** A raw connection to the server, with everything it received and whether the server closed it. */
-async function open(port: number): Promise<{ socket: Socket; received: () => string; closed: Promise<number> }> {
-  const socket = connect(port, '127.0.0.1');
+async function open(
+  port: number,
+  from?: string,
+): Promise<{ socket: Socket; received: () => string; closed: Promise<number>; gone: () => boolean }> {
+  const socket = connect({ port, host: '127.0.0.1', ...(from ? { localAddress: from } : {}) });
   let received = '';
   socket.on('data', (chunk: Buffer) => (received += chunk.toString('utf8')));
   socket.on('error', () => {});
-  const closed = new Promise<number>((resolve) => socket.once('close', () => resolve(Date.now())));
+  let gone = false;
+  const closed = new Promise<number>((resolve) =>
+    socket.once('close', () => {
+      gone = true;
+      resolve(Date.now());
+    }),
+  );
   await new Promise<void>((resolve, reject) => {
     socket.once('connect', resolve);
     socket.once('error', reject);
   });
-  return { socket, received: () => received, closed };
+  return { socket, received: () => received, closed, gone: () => gone };
+}
+
+/** Starts a request whose body never ends, and settles once the server began serving it (its 100 Continue). */
+async function served(connection: Awaited<ReturnType<typeof open>>, port: number): Promise<void> {
+  const before = connection.received().length;
+  connection.socket.write(
+    `POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nContent-Type: application/json\r\n` +
+      'Accept: application/json, text/event-stream\r\nExpect: 100-continue\r\nContent-Length: 100\r\n\r\n',
+  );
+  await waitFor(() => connection.received().slice(before).includes('100 Continue'), 5_000, 'the 100 Continue');
 }
 
 /** Sends the head of a chunked POST, then one byte of body every 100 ms until the server closes the connection. */
@@ -136,33 +155,51 @@ describe('slow requests and many connections', () => {
     expect(connection.received()).toMatch(/^HTTP\/1\.1 403 /);
   });
 
-  it('SVC_MCP_MAX_CONNECTIONS: a connection beyond the cap is closed at once; one more is served when one ends', async () => {
-    const handle = await start({ SVC_MCP_MAX_CONNECTIONS: '2' });
-    const first = await open(handle.port);
-    const second = await open(handle.port);
+  it('SVC_MCP_MAX_CONNECTIONS, a lone address: its idle connection makes room, a busy one never; all busy, the new one is closed', async () => {
+    const handle = await start({ SVC_MCP_MAX_CONNECTIONS: '2', SVC_MCP_REQUEST_TIMEOUT_MS: '20000' });
+    const health = `GET /healthz HTTP/1.1\r\nHost: 127.0.0.1:${handle.port}\r\n\r\n`;
+    const busy = await open(handle.port);
+    await served(busy, handle.port); // a request being served: its body still arriving
+    const idle = await open(handle.port);
     const third = await open(handle.port);
-    await third.closed;
-    expect(third.received()).toBe('');
-    // The two within the cap are served.
-    second.socket.write(`GET /healthz HTTP/1.1\r\nHost: 127.0.0.1:${handle.port}\r\n\r\n`);
-    await waitFor(() => second.received().includes('"status":"ok"'), 2_000, 'the health answer');
+    // Over the cap: the idle one (no request yet) is closed, not the busy one, nor the newcomer.
+    await idle.closed;
+    third.socket.write(health);
+    await waitFor(() => third.received().includes('"status":"ok"'), 2_000, 'the health answer');
+    await served(third, handle.port);
+    // Both busy: a fourth connection is closed at once, unanswered.
+    const fourth = await open(handle.port);
+    await fourth.closed;
+    expect(fourth.received()).toBe('');
+    expect(busy.gone()).toBe(false);
+    expect(third.gone()).toBe(false);
     expect(logs.some((l) => l.includes('"event":"connections_refused"') && l.includes('"maxConnections":2'))).toBe(
       true,
     );
-    first.socket.destroy();
-    second.socket.destroy();
-    let status = 0;
-    await waitFor(
-      () => {
-        void rawRequest(`${handle.url.replace('/mcp', '')}/healthz`, { method: 'GET' }).then(
-          (r) => (status = r.status),
-          () => {},
-        );
-        return status === 200;
-      },
-      2_000,
-      'a place to free up',
-    );
+    busy.socket.destroy();
+    third.socket.destroy();
+  });
+
+  it('one address holding every connection with slow headers does not make other addresses fail', async () => {
+    const handle = await start({ SVC_MCP_MAX_CONNECTIONS: '200' });
+    // 127.0.0.2 holds all 200 places, each connection a request head that never ends.
+    const slow = await Promise.all(Array.from({ length: 200 }, () => open(handle.port, '127.0.0.2')));
+    for (const connection of slow) connection.socket.write('GET /healthz HTTP/1.1\r\nHost: 127.0.0.1');
+    // Three other addresses, 20 connections each, kept open after their answer: every request is served.
+    const others: Awaited<ReturnType<typeof open>>[] = [];
+    for (const from of ['127.0.0.3', '127.0.0.4', '127.0.0.5']) {
+      for (let i = 0; i < 20; i += 1) {
+        const connection = await open(handle.port, from);
+        others.push(connection);
+        connection.socket.write(`GET /healthz HTTP/1.1\r\nHost: 127.0.0.1:${handle.port}\r\n\r\n`);
+        await waitFor(() => connection.received().includes('"status":"ok"'), 5_000, 'the health answer');
+      }
+    }
+    // The slow sender gave way, one connection for each of theirs: it held the most.
+    await waitFor(() => slow.filter((c) => c.gone()).length >= 60, 5_000, 'the closed ones to be seen');
+    expect(slow.filter((c) => c.gone())).toHaveLength(60);
+    expect(others.filter((c) => c.gone())).toHaveLength(0);
+    for (const connection of [...slow, ...others]) connection.socket.destroy();
   });
 });
 

@@ -7,7 +7,7 @@ import { startHttpServer, type HttpServerHandle } from '../../src/transports/htt
 import { SessionStore } from '../../src/transports/http-sessions.js';
 import { sessionIdGenerator } from '../../src/transports/http-endpoint.js';
 import { summariseRpc } from '../../src/transports/http-request-log.js';
-import { INITIALIZE, connectClient, rawRequest, rpcMessage, waitFor } from '../helpers/spawn-http.js';
+import { INITIALIZE, connectClient, openStream, rawRequest, rpcMessage, waitFor } from '../helpers/spawn-http.js';
 import { startRecordingServer } from '../helpers/recording-server.js';
 import { fullEnv } from '../helpers/upstream.js';
 import { createUpstream } from '../../src/upstream/http.js';
@@ -66,7 +66,11 @@ async function start(
   return handle;
 }
 
+/** Open GET streams, ended after each test. */
+const streams: { close(): void }[] = [];
+
 afterEach(async () => {
+  for (const stream of streams.splice(0)) stream.close();
   for (const release of held.splice(0)) release();
   await Promise.all(handles.splice(0).map((h) => h.close()));
   logs.length = 0;
@@ -106,11 +110,13 @@ describe('session store (unit)', () => {
     expect(store.reserve()).toBe('ok');
     store.add('a', session('a'));
     store.unreserve();
+    const endA = store.begin('a');
     expect(store.reserve()).toBe('ok');
-    expect(store.reserve()).toBe('server_full'); // one live, one being initialised
+    expect(store.reserve()).toBe('server_full'); // one busy, one being initialised
     store.unreserve();
     store.add('b', session('b'));
     const end = store.begin('b');
+    endA();
     now = 5000;
     expect(store.reserve()).toBe('ok'); // 'a' expired to make room; 'b' is busy
     expect(closed).toEqual(['a']);
@@ -122,6 +128,79 @@ describe('session store (unit)', () => {
     now = 6100;
     store.sweep();
     expect(store.get('b')).toBeUndefined();
+    await store.closeAll();
+  });
+
+  it("at a client's cap, that client's least recently used idle session is closed to make room; a live one never", async () => {
+    let now = 0;
+    const closed: string[] = [];
+    const evicted: [string, number][] = [];
+    const store = new SessionStore<{ close(): Promise<void> }>({
+      maxSessions: 10,
+      maxSessionsPerClient: 3,
+      idleMs: 600_000,
+      now: () => now,
+      onEvict: (cap, idleMs) => evicted.push([cap, idleMs]),
+    });
+    const open = (id: string, client: string) => {
+      expect(store.reserve(client)).toBe('ok');
+      store.unreserve(client);
+      store.add(id, { close: async () => void closed.push(id) }, client);
+      now += 1000;
+    };
+    open('x1', 'X');
+    open('x2', 'X');
+    open('x3', 'X');
+    open('y1', 'Y');
+    const busy = store.begin('x1'); // a request in flight
+    store.openStream('x2'); // listening on its stream
+    open('x4', 'X'); // x3 is the only idle one of X: closed, though x1 and x2 are older
+    expect(closed).toEqual(['x3']);
+    expect(evicted).toEqual([['client_full', 2000]]);
+    expect(store.get('x3')).toBeUndefined();
+    store.begin('x4');
+    // Every session of X is live now: refused; Y is not affected, and none of Y's is taken.
+    expect(store.reserve('X')).toBe('client_full');
+    expect(store.get('y1')).toBeDefined();
+    busy();
+    now += 1000;
+    open('x5', 'X'); // x1's request ended: it is idle again, and the least recently used
+    expect(closed).toEqual(['x3', 'x1']);
+    expect(store.countOf('X')).toBe(3);
+    await store.closeAll();
+  });
+
+  it("at the server's cap, an idle session of the client holding the most is closed; a newcomer wins ties", async () => {
+    let now = 0;
+    const closed: string[] = [];
+    const evicted: string[] = [];
+    const store = new SessionStore<{ close(): Promise<void> }>({
+      maxSessions: 4,
+      maxSessionsPerClient: 10,
+      idleMs: 600_000,
+      now: () => now,
+      onEvict: (cap) => evicted.push(cap),
+    });
+    const open = (id: string, client: string) => {
+      expect(store.reserve(client)).toBe('ok');
+      store.unreserve(client);
+      store.add(id, { close: async () => void closed.push(id) }, client);
+      now += 1000;
+    };
+    open('y1', 'Y'); // the least recently used of all
+    open('x1', 'X');
+    open('x2', 'X');
+    open('x3', 'X');
+    open('z1', 'Z'); // X holds the most: its least recently used idle session goes, not Y's older one
+    expect(closed).toEqual(['x1']);
+    expect(evicted).toEqual(['server_full']);
+    open('z2', 'Z'); // X holds 2, Z would hold 2: Z gives way itself
+    expect(closed).toEqual(['x1', 'z1']);
+    // Only live sessions left in the way: refused.
+    for (const id of ['y1', 'x2', 'x3']) store.openStream(id);
+    store.begin('z2');
+    expect(store.reserve('W')).toBe('server_full');
+    expect(closed).toHaveLength(2);
     await store.closeAll();
   });
 
@@ -137,6 +216,7 @@ describe('session store (unit)', () => {
     expect(store.reserve('203.0.113.5')).toBe('ok');
     store.unreserve('203.0.113.5');
     store.add('a1', session, '203.0.113.5');
+    const endA1 = store.begin('a1');
     expect(store.reserve('203.0.113.5')).toBe('ok'); // being initialised: counts
     expect(store.reserve('203.0.113.5')).toBe('client_full');
     expect(store.reserve('198.51.100.7')).toBe('ok'); // another client is not affected
@@ -146,8 +226,9 @@ describe('session store (unit)', () => {
     expect(store.countOf('203.0.113.5')).toBe(2);
     // Retry-After: when its first idle session can expire (a2 is busy).
     now = 4000;
+    endA1();
     const end = store.begin('a2');
-    expect(store.retryAfterMs('203.0.113.5')).toBe(6000);
+    expect(store.retryAfterMs('203.0.113.5')).toBe(10_000);
     store.remove('a1');
     expect(store.reserve('203.0.113.5')).toBe('ok'); // a DELETE gave the place back
     store.unreserve('203.0.113.5');
@@ -213,7 +294,7 @@ describe('session mode', () => {
     }
   });
 
-  it('SVC_MCP_MAX_SESSIONS_PER_CLIENT: one address cannot take every session; behind a trusted proxy each client counts alone', async () => {
+  it('SVC_MCP_MAX_SESSIONS_PER_CLIENT: one address cannot take every live session; behind a trusted proxy each client counts alone', async () => {
     const handle = await start({
       SVC_MCP_MAX_SESSIONS: '20',
       SVC_MCP_MAX_SESSIONS_PER_CLIENT: '2',
@@ -222,9 +303,18 @@ describe('session mode', () => {
     // The proxy (127.0.0.1 here) appends the address it got the request from; what is left of it, the client wrote.
     const from = (client: string, forged = '') => ({ 'X-Forwarded-For': `${forged}${client}` });
     const init = (headers: Record<string, string>) => rawRequest(handle.url, { headers, body: INITIALIZE });
-    const first = await init(from('203.0.113.5'));
+    // A session with its stream open: live, never closed to make room.
+    const live = async (headers: Record<string, string>) => {
+      const res = await init(headers);
+      if (res.status !== 200) return res;
+      const stream = await openStream(handle.url, res.headers['mcp-session-id'] as string, { headers });
+      expect(stream.status).toBe(200);
+      streams.push(stream);
+      return res;
+    };
+    const first = await live(from('203.0.113.5'));
     expect(first.status).toBe(200);
-    expect((await init(from('203.0.113.5', '198.18.0.1, '))).status).toBe(200);
+    expect((await live(from('203.0.113.5', '198.18.0.1, '))).status).toBe(200);
     const refused = await init(from('203.0.113.5', '198.18.0.2, '));
     expect(refused.status).toBe(429);
     expect(Number(refused.headers['retry-after'])).toBeGreaterThanOrEqual(1);
@@ -234,14 +324,14 @@ describe('session mode', () => {
     });
     expect(logs.some((l) => l.includes('"refused":"client_session_limit"'))).toBe(true);
     // Others are not locked out: another address, and the proxy's own requests (no X-Forwarded-For: its address).
-    expect((await init(from('198.51.100.7'))).status).toBe(200);
-    for (let i = 0; i < 2; i += 1) expect((await init({})).status).toBe(200);
+    expect((await live(from('198.51.100.7'))).status).toBe(200);
+    for (let i = 0; i < 2; i += 1) expect((await live({})).status).toBe(200);
     expect((await init({})).status).toBe(429);
     // An IPv6 client is its /64.
-    expect((await init(from('2001:db8:1:2::a'))).status).toBe(200);
-    expect((await init(from('2001:db8:1:2::b'))).status).toBe(200);
+    expect((await live(from('2001:db8:1:2::a'))).status).toBe(200);
+    expect((await live(from('2001:db8:1:2::b'))).status).toBe(200);
     expect((await init(from('2001:db8:1:2:ffff::1'))).status).toBe(429);
-    expect((await init(from('2001:db8:1:3::1'))).status).toBe(200);
+    expect((await live(from('2001:db8:1:3::1'))).status).toBe(200);
     // Ending a session gives the place back.
     const id = first.headers['mcp-session-id'] as string;
     const ended = await rawRequest(handle.url, {
@@ -250,14 +340,76 @@ describe('session mode', () => {
     });
     expect(ended.status).toBe(200);
     expect((await init(from('203.0.113.5'))).status).toBe(200);
+    expect(logs.some((l) => l.includes('"session_evicted"'))).toBe(false);
   });
+
+  it('a leaked session hurts only its client: at its cap, its least recently used idle session is closed (404), a live one keeps working', async () => {
+    const handle = await start({ SVC_MCP_MAX_SESSIONS_PER_CLIENT: '3' });
+    const closedBefore = closedServers;
+    const init = () => rawRequest(handle.url, { body: INITIALIZE, from: '127.0.0.2' });
+    const list = (id: string) =>
+      rawRequest(handle.url, {
+        headers: { 'Mcp-Session-Id': id, 'Mcp-Protocol-Version': '2025-06-18' },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/list' }),
+        from: '127.0.0.2',
+      });
+    const keeper = (await init()).headers['mcp-session-id'] as string;
+    streams.push(await openStream(handle.url, keeper, { from: '127.0.0.2' }));
+    // Twenty-five one-shot scripts: initialize, one request, gone without DELETE.
+    const leaked: string[] = [];
+    for (let i = 0; i < 25; i += 1) {
+      const res = await init();
+      expect(res.status).toBe(200);
+      const id = res.headers['mcp-session-id'] as string;
+      expect((await list(id)).status).toBe(200);
+      leaked.push(id);
+      expect((await list(keeper)).status).toBe(200);
+    }
+    // The oldest leaked ones were closed, servers and all; the two newest remain beside the live one.
+    expect(
+      logs.filter((l) => l.includes('"event":"session_evicted"') && l.includes('"cap":"per_client"')),
+    ).toHaveLength(23);
+    await waitFor(() => closedServers - closedBefore === 23, 2_000, 'the closed sessions to release their servers');
+    const gone = await list(leaked[0]!);
+    expect(gone.status).toBe(404);
+    expect((await list(leaked[24]!)).status).toBe(200);
+    for (const line of logs.filter((l) => l.includes('session_evicted'))) {
+      for (const id of leaked) expect(line).not.toContain(id);
+    }
+  });
+
+  it('after 300 leaked sessions (the server cap is 100) a new client is served; the closed sessions release their servers', async () => {
+    const handle = await start();
+    const liveBefore = created - closedServers;
+    const keeper = await connectClient(handle.url, {}, undefined, '127.0.0.2'); // its GET stream is open
+    for (let i = 0; i < 300; i += 1) {
+      const res = await rawRequest(handle.url, { body: INITIALIZE, from: `127.0.1.${1 + Math.floor(i / 10)}` });
+      expect(res.status).toBe(200);
+    }
+    const newcomer = await connectClient(handle.url, {}, undefined, '127.0.0.3');
+    expect((await newcomer.client.listTools()).tools).toHaveLength(2);
+    expect((await keeper.client.listTools()).tools).toHaveLength(2);
+    expect(logs.filter((l) => l.includes('"event":"session_evicted"') && l.includes('"cap":"server"'))).toHaveLength(
+      202,
+    );
+    // Bounded: no more servers alive than the cap allows.
+    await waitFor(
+      () => created - closedServers - liveBefore <= 100,
+      5_000,
+      'the closed sessions to release their servers',
+    );
+    await keeper.client.close();
+    await newcomer.client.close();
+  }, 60_000);
 
   it('without SVC_MCP_TRUSTED_PROXIES, X-Forwarded-For is ignored, said once; each loopback address is a client', async () => {
     const handle = await start({ SVC_MCP_MAX_SESSIONS_PER_CLIENT: '1' });
     const init = (from: string) =>
       rawRequest(handle.url, { headers: { 'X-Forwarded-For': '203.0.113.5' }, body: INITIALIZE, from });
-    expect((await init('127.0.0.1')).status).toBe(200);
-    // The header named another client: ignored, the peer is the client, and it has its one session.
+    const opened = await init('127.0.0.1');
+    expect(opened.status).toBe(200);
+    streams.push(await openStream(handle.url, opened.headers['mcp-session-id'] as string, { from: '127.0.0.1' }));
+    // The header named another client: ignored, the peer is the client, and it has its one (live) session.
     expect((await init('127.0.0.1')).status).toBe(429);
     // Another loopback address is another client (a process of its own, or a proxy of its own).
     expect((await init('127.0.0.2')).status).toBe(200);
@@ -319,6 +471,102 @@ describe('session mode', () => {
     }
     fail = false;
     expect((await rawRequest(handle.url, { body: INITIALIZE })).status).toBe(200);
+  });
+});
+
+describe('streams, refusals and revisions (issue 33, item 13)', () => {
+  const headersOf = (id: string) => ({ 'Mcp-Session-Id': id, 'Mcp-Protocol-Version': '2025-06-18' });
+
+  it('a session may open several GET streams; requests go on; ending the session ends them all', async () => {
+    const handle = await start();
+    const id = (await rawRequest(handle.url, { body: INITIALIZE })).headers['mcp-session-id'] as string;
+    const opened = [];
+    for (let i = 0; i < 3; i += 1) {
+      const stream = await openStream(handle.url, id);
+      expect([stream.status, stream.body()]).toEqual([200, '']);
+      opened.push(stream);
+      streams.push(stream);
+    }
+    const list = await rawRequest(handle.url, {
+      headers: headersOf(id),
+      body: JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/list' }),
+    });
+    expect(list.status).toBe(200);
+    // The first (the SDK's) ends: the next GET is opened in its place, not refused as a second SDK stream.
+    opened.shift()!.close();
+    await waitFor(() => logs.some((l) => l.includes('"method":"GET"')), 2_000, 'the first stream to be closed');
+    const replacement = await openStream(handle.url, id);
+    expect(replacement.status).toBe(200);
+    opened.push(replacement);
+    streams.push(replacement);
+    // A further stream is refused for what the SDK refuses too: no text/event-stream in Accept.
+    const unacceptable = await openStream(handle.url, id, { headers: { Accept: 'application/json' } });
+    expect(unacceptable.status).toBe(406);
+    const ended = await rawRequest(handle.url, { method: 'DELETE', headers: headersOf(id) });
+    expect(ended.status).toBe(200);
+    await Promise.all(opened.map((stream) => stream.ended));
+  });
+
+  it('2024-11-05 is served on purpose: negotiated when asked for, and served as 2025-03-26 is, batches included', async () => {
+    const handle = await start();
+    const init = await rawRequest(handle.url, {
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'initialize',
+        params: { protocolVersion: '2024-11-05', capabilities: {}, clientInfo: { name: 'old', version: '0' } },
+      }),
+    });
+    expect(init.status).toBe(200);
+    expect(rpcMessage(init.body).result).toMatchObject({ protocolVersion: '2024-11-05' });
+    const id = init.headers['mcp-session-id'] as string;
+    const headers = { 'Mcp-Session-Id': id, 'Mcp-Protocol-Version': '2024-11-05' };
+    await rawRequest(handle.url, {
+      headers,
+      body: JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }),
+    });
+    const batch = await rawRequest(handle.url, {
+      headers,
+      body: JSON.stringify([
+        { jsonrpc: '2.0', id: 2, method: 'tools/list' },
+        { jsonrpc: '2.0', id: 3, method: 'ping' },
+      ]),
+    });
+    expect(batch.status).toBe(200);
+    // On an SSE stream, one event per answer.
+    const answers = [...batch.body.matchAll(/^data: (.*)$/gm)].map((m) => JSON.parse(m[1]!) as { id: number });
+    expect(answers.map((a) => a.id).sort()).toEqual([2, 3]);
+  });
+
+  it("refusals carry the request's id when it could be read", async () => {
+    const handle = await start({ SVC_MCP_MAX_SESSIONS_PER_CLIENT: '1' });
+    const post = (body: unknown, headers: Record<string, string> = {}) =>
+      rawRequest(handle.url, { headers, body: JSON.stringify(body) });
+    const unknown = await post({ jsonrpc: '2.0', id: 7, method: 'tools/list' }, headersOf('no-such-session'));
+    expect(unknown.status).toBe(404);
+    expect(JSON.parse(unknown.body)).toMatchObject({ id: 7, error: { code: -32001 } });
+    const noSession = await post({ jsonrpc: '2.0', id: 'list-1', method: 'tools/list' });
+    expect(noSession.status).toBe(400);
+    expect(JSON.parse(noSession.body)).toMatchObject({ id: 'list-1' });
+    const invalid = await post({ jsonrpc: '1.0', id: 3, method: 'tools/list' });
+    expect(invalid.status).toBe(400);
+    expect(JSON.parse(invalid.body).id).toBe(3);
+    // At its cap, with its one session live: the 429 names the initialize's id.
+    const first = await rawRequest(handle.url, { body: INITIALIZE });
+    streams.push(await openStream(handle.url, first.headers['mcp-session-id'] as string));
+    const refused = await post({ ...JSON.parse(INITIALIZE), id: 'init-2' });
+    expect(refused.status).toBe(429);
+    expect(JSON.parse(refused.body)).toMatchObject({ id: 'init-2' });
+    // Nothing to name: a notification, a batch, an id of no allowed type.
+    for (const body of [
+      { jsonrpc: '2.0', method: 'notifications/initialized' },
+      [{ jsonrpc: '2.0', id: 1, method: 'ping' }],
+      { jsonrpc: '2.0', id: { x: 1 }, method: 'ping' },
+    ]) {
+      const res = await post(body, headersOf('no-such-session'));
+      expect([400, 404]).toContain(res.status);
+      expect(JSON.parse(res.body).id).toBeNull();
+    }
   });
 });
 

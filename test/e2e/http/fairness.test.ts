@@ -157,23 +157,79 @@ describe('a burst is served, not refused', () => {
   }, 90_000);
 });
 
-describe('addresses take turns, on loopback too', () => {
-  it('a flood from one address over two sessions and both eras leaves the other addresses served at once', async () => {
-    // The flood's first two calls hang at the upstream: they hold its two running places for as long as the test runs.
+describe('one client alone may use every place', () => {
+  it("one client's 40 sessions x 10 calls at the default call limits are all served; a second client arriving meanwhile too", async () => {
+    let n = 0;
+    upstream.setFallback(() => ({ status: 200, body: LANGUAGES, delayMs: 20 + ((n++ * 37) % 181) }));
+    // Its session limit raised to let it open them; the call limits at their defaults.
+    const server = await spawnHttpServer([], fullEnv(upstream.url, { SVC_MCP_MAX_SESSIONS_PER_CLIENT: '40' }));
+    servers.push(server);
+    const sessions = await Promise.all(
+      Array.from({ length: 40 }, () => connectClient(server.url, {}, undefined, '127.0.0.2')),
+    );
+    const burst = sessions.flatMap(({ client }) =>
+      Array.from(
+        { length: 10 },
+        () => client.callTool(TOKENIZER, undefined, { timeout: 60_000 }) as Promise<CallToolResult>,
+      ),
+    );
+    // The second client arrives once the burst is under way: its calls wait beside it, none refused.
+    await waitFor(() => upstream.requests.length > 0, 15_000, 'the burst to start');
+    const second = await connectClient(server.url, {}, undefined, '127.0.0.3');
+    const theirs = Array.from(
+      { length: 10 },
+      () => second.client.callTool(TOKENIZER, undefined, { timeout: 60_000 }) as Promise<CallToolResult>,
+    );
+    const results = await Promise.all([...burst, ...theirs]);
+    expect(results.filter((r) => r.isError).map((r) => JSON.stringify(r.content))).toEqual([]);
+    expect(upstream.requests).toHaveLength(410);
+    await Promise.all([...sessions, second].map(({ client }) => client.close()));
+  }, 90_000);
+});
+
+describe('leaked sessions hurt only their client', () => {
+  it('25 one-shot clients in a row from one address, none ending its session, are all served beside a live session', async () => {
+    upstream.setFallback({ status: 200, body: LANGUAGES });
+    const server = await spawnHttpServer([], fullEnv(upstream.url));
+    servers.push(server);
+    const keeper = await connectClient(server.url, {}, undefined, '127.0.0.2');
+    for (let i = 0; i < 25; i += 1) {
+      // What a one-shot script does: initialize, one call, close() without DELETE (the SDK v1 client's close()).
+      const { client } = await connectClient(server.url, {}, undefined, '127.0.0.2');
+      const result = (await client.callTool(TOKENIZER)) as CallToolResult;
+      expect(result.isError, JSON.stringify(result.content)).toBeFalsy();
+      await client.close();
+      const kept = (await keeper.client.callTool(TOKENIZER)) as CallToolResult;
+      expect(kept.isError, JSON.stringify(kept.content)).toBeFalsy();
+    }
+    // The address holds 10 (SVC_MCP_MAX_SESSIONS_PER_CLIENT): the keeper and 9 leaked; each further one closed the
+    // least recently used leaked one.
+    await waitFor(
+      () => (server.stderr().match(/"event":"session_evicted"/g) ?? []).length === 16,
+      5_000,
+      '16 evictions in the log',
+    );
+    expect(server.stderr()).not.toContain('"refused":"client_session_limit"');
+    await keeper.client.close();
+  }, 60_000);
+});
+
+describe('addresses share the places under contention, on loopback too', () => {
+  it("a flood from one address over two sessions and both eras fills every place; each newcomer takes one of the flood's", async () => {
+    // The flood's first four calls hang at the upstream: they hold every running place until the flood goes away.
     let hung = 0;
-    upstream.setFallback(() => (hung++ < 2 ? { hang: true } : { status: 200, body: LANGUAGES }));
+    upstream.setFallback(() => (hung++ < 4 ? { hang: true } : { status: 200, body: LANGUAGES }));
     const server = await spawnHttpServer(
       [],
       fullEnv(upstream.url, {
         SVC_MAX_CONCURRENT_CALLS: '4',
         SVC_MAX_QUEUED_CALLS: '8',
         SVC_TIMEOUT_MS: '60000',
-        // The hanging calls are stopped at once when the test ends.
         SVC_MCP_SHUTDOWN_GRACE_MS: '100',
       }),
     );
     servers.push(server);
-    // 127.0.0.2 floods: a 2025 session and a 2026-07-28 client, 12 calls each. Its share is 2 running and 4 waiting.
+    // 127.0.0.2 floods: a 2025 session and a 2026-07-28 client, 12 calls each. Alone, it may take all 12 places.
     const flooders = [
       await connectEraClient('2025', server.url, {}, undefined, '127.0.0.2'),
       await connectEraClient('2026', server.url, {}, undefined, '127.0.0.2'),
@@ -184,17 +240,23 @@ describe('addresses take turns, on loopback too', () => {
         void (client.callTool(TOKENIZER) as Promise<CallToolResult>).then((r) => refused.push(r)).catch(() => {});
       }
     }
-    // Its share and no more: 2 running, 4 waiting; the other 18 calls are refused at once.
-    await waitFor(() => refused.length === 18 && upstream.requests.length === 2, 15_000, 'the flood to be settled');
-    expect(refused.every((r) => r.isError && JSON.stringify(r.content).includes('[busy]'))).toBe(true);
-    // Three other addresses, each in its own way: served, though the flood fills its share.
+    // Every place and no more: 4 running, 8 waiting; the other 12 calls are refused at once.
+    await waitFor(() => refused.length === 12 && upstream.requests.length === 4, 15_000, 'the flood to be settled');
+    // Three other addresses, each in its own way: not refused, though the flood holds every place. Each takes the
+    // place of the flood's newest waiting call.
     const others = await Promise.all([
       connectEraClient('2025', server.url, {}, undefined, '127.0.0.3'),
       connectEraClient('2026', server.url, {}, undefined, '127.0.0.4'),
       connectEraClient('2025', server.url, {}, undefined, '127.0.0.5'),
     ]);
-    const served = (await Promise.all(others.map((c) => c.callTool(TOKENIZER)))) as CallToolResult[];
-    expect(served.map((r) => (r.isError ? JSON.stringify(r.content) : 'ok'))).toEqual(['ok', 'ok', 'ok']);
-    expect(refused).toHaveLength(18);
+    const served = Promise.all(others.map((c) => c.callTool(TOKENIZER) as Promise<CallToolResult>));
+    await waitFor(() => refused.length === 15, 15_000, "three of the flood's waiting calls to give way");
+    expect(refused.every((r) => r.isError && JSON.stringify(r.content).includes('[busy]'))).toBe(true);
+    expect(refused.filter((r) => JSON.stringify(r.content).includes('another client needed a place'))).toHaveLength(3);
+    // The flood goes away (its calls are cancelled): the places it held go to the newcomers.
+    await Promise.all(flooders.map((c) => c.close()));
+    const results = await served;
+    expect(results.map((r) => (r.isError ? JSON.stringify(r.content) : 'ok'))).toEqual(['ok', 'ok', 'ok']);
+    await Promise.all(others.map((c) => c.close()));
   }, 60_000);
 });

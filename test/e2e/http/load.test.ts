@@ -50,7 +50,7 @@ describe(`load: ${SESSIONS} concurrent sessions x ${CALLS} calls against the san
   let server: HttpServerProcess;
 
   beforeAll(async () => {
-    // The cap equals the number of sessions per round: a session not released would make the next round fail.
+    // Every session is ended with DELETE (counted below); one not released would show in the heap after GC.
     // The inspector (loopback, random port) lets the test force a GC and read the heap in use.
     server = await spawnHttpServer(['--sandbox'], { SVC_MCP_MAX_SESSIONS: String(SESSIONS) }, [
       '--inspect=127.0.0.1:0',

@@ -19,7 +19,14 @@ import { startAuthorizationServer, type AuthorizationServer } from '../../helper
 import { mintJwt, nonCanonical, tampered, unsignedJwt } from '../../helpers/jwt-mint.js';
 import { startTricklingIssuer } from '../../helpers/trickling-issuer.js';
 import { VALID } from '../../helpers/valid-args.js';
-import { rawRequest, rpcMessage, runCli, spawnHttpServer, type HttpServerProcess } from '../../helpers/spawn-http.js';
+import {
+  openStream,
+  rawRequest,
+  rpcMessage,
+  runCli,
+  spawnHttpServer,
+  type HttpServerProcess,
+} from '../../helpers/spawn-http.js';
 
 type Kind = 'v2-modern' | 'v2-legacy' | 'v1';
 /** What a client asks for; the authorization server grants each client its own part of it. */
@@ -525,8 +532,15 @@ describe('OAuth mode with replicas', () => {
         }),
       });
     try {
-      expect((await open('alice')).status).toBe(200);
+      const first = await open('alice');
+      expect(first.status).toBe(200);
+      // Her session live (its stream open), so that the cap refuses rather than closing it to make room.
+      const stream = await openStream(server.url, first.headers['mcp-session-id'] as string, {
+        headers: { Authorization: `Bearer ${tokenOf('alice')}` },
+      });
+      expect(stream.status).toBe(200);
       const again = await open('alice');
+      stream.close();
       expect(again.status).toBe(429);
       expect(rpcMessage(again.body).error?.message).toMatch(
         /^Too many sessions of your user: .*SVC_MCP_MAX_SESSIONS_PER_CLIENT/,

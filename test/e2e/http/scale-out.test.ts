@@ -401,7 +401,7 @@ if (!nginx) {
       });
       expect(dead.status).toBe(404);
       expect(dead.headers['content-type']).toBe('application/json');
-      expect(JSON.parse(dead.body)).toMatchObject({ jsonrpc: '2.0', id: null, error: { code: -32001 } });
+      expect(JSON.parse(dead.body)).toMatchObject({ jsonrpc: '2.0', id: 2, error: { code: -32001 } });
       const anonymous = await rawRequest(url, { body });
       expect(anonymous.status).toBe(401);
       expect((await rawRequest(`${proxy.origin}/healthz`, { method: 'GET' })).status).toBe(200);
