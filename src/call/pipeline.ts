@@ -101,7 +101,7 @@ export function callOperation(
       reply:
         answer.kind === 'text'
           ? { text: answer.value, answeredAs: prepared.asked === 'json' ? 'text' : prepared.asked }
-          : { json: answer.value, paging: operation.paging },
+          : { json: answer.value, paging: operation.paging, counted: answer.counted },
     };
   });
 }

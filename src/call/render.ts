@@ -1,3 +1,4 @@
+import type { CountedLists } from '../catalogue/types.js';
 import { CallFailure } from '../upstream/failure.js';
 import { nextTurn } from '../util/next-turn.js';
 import { measure, shortenToFit, shortenedNote } from './result-size.js';
@@ -5,9 +6,11 @@ import type { ToolResult } from './tool-result.js';
 
 /**
  * What a call answers, before it becomes a result: JSON (structured content, and the same JSON as text unless
- * `text` says it in words), or text alone (E5's XML). `paging` tells how to get what a shortened list left out.
+ * `text` says it in words), or text alone (E5's XML). `paging` tells how to get what a shortened list left out;
+ * `counted`, the lists the reader cut short and how long they were.
  */
-export type Reply = { json: object; text?: string; paging?: string } | { text: string; answeredAs: TextForm };
+export type Reply =
+  { json: object; text?: string; paging?: string; counted?: CountedLists } | { text: string; answeredAs: TextForm };
 
 /** How a text answer was asked for (E5: `output: xml`, or a JSONP callback), or `text` when neither was. */
 export type TextForm = 'xml' | 'jsonp' | 'text';
@@ -17,6 +20,12 @@ export type TextForm = 'xml' | 'jsonp' | 'text';
 export const ANSWERED_AS = 'answeredAs';
 
 const bytes = (text: string) => Buffer.byteLength(text, 'utf8');
+
+/**
+ * The most items of one list a result of `maxBytes` can show: each takes a byte and a comma at least. The reader keeps
+ * no more of a long list (4 MiB of `{}` are 1.4 million objects), and render cuts every list it shortened so again.
+ */
+export const itemsAResultCanShow = (maxBytes: number) => Math.floor(maxBytes / 2) + 1;
 
 /**
  * The render stage: a reply as a result within the size limit (SVC_MAX_RESULT_BYTES). JSON appears as structured
@@ -61,7 +70,11 @@ export async function render(reply: Reply, max: number, pause: () => Promise<voi
       `the answer (${size} bytes) is larger than a result may be (SVC_MAX_RESULT_BYTES=${max}) and has no list to shorten`,
     );
   }
-  const left = fitted.shortened.map((s) => `${s.path} shows ${s.shown} of ${s.total} items`).join('; ');
+  // A list the reader cut short had more items than it holds (never fewer than a result can show: it is cut again).
+  const totals = new Map(reply.counted?.map(({ keys, total }) => [keys.join('.'), total]));
+  const left = fitted.shortened
+    .map((s) => `${s.path} shows ${s.shown} of ${totals.get(s.path) ?? s.total} items`)
+    .join('; ');
   const how = 'paging' in reply && reply.paging ? `To get the rest, ${reply.paging}.` : 'Ask for less to get the rest.';
   return {
     content: [
