@@ -118,7 +118,10 @@ export async function attempt<Op extends AnyOperation>(
         // long list no more items are kept than a result can show.
         const text = await redactor.redactInWindows(answered.text);
         const keep = itemsAResultCanShow(deps.config.limits.maxResultBytes);
-        return await interpretResponse(operation, { ...answered, text }, prepared.asked, nextTurn, keep);
+        return await interpretResponse(operation, { ...answered, text }, prepared.asked, nextTurn, {
+          keepItems: keep,
+          callback: prepared.callback,
+        });
       } catch (error) {
         traced?.end(error instanceof CallFailure ? error.httpStatus : undefined, failureType(error));
         if (!(error instanceof CallFailure)) throw error;

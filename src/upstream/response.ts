@@ -25,16 +25,16 @@ type Body =
  * optional fields, extra fields and values of another type than the spec's never fail a call; an answer without what
  * a success of the operation carries (the required members of its output schema, and its envelope's success code)
  * always does, and says so. Of a long list only the first `keepItems` items are kept (sliced-json.ts); the answer
- * says which lists were cut and how long they were.
+ * says which lists were cut and how long they were. JSONP must come wrapped in the `callback` asked for.
  */
 export async function interpretResponse<Op extends AnyOperation>(
   operation: CompiledOperation<Op>,
   res: RawResponse,
   asked: AnswerForm = 'json',
   pause: () => Promise<void> = nextTurn,
-  keepItems = Infinity,
+  { keepItems = Infinity, callback }: { keepItems?: number; callback?: string } = {},
 ): Promise<Answer<Op>> {
-  const body = await readBody(operation, res, asked, pause, keepItems);
+  const body = await readBody(operation, res, { asked, callback }, pause, keepItems);
   if (res.status < 200 || res.status >= 300) throw withStatusLead(res.status, httpFailure(res, body));
   if (res.text.trim() === '') throw lacking(operation, res, 'an empty body');
 
@@ -78,13 +78,14 @@ export async function interpretResponse<Op extends AnyOperation>(
 
 /**
  * The body as the form it was asked in: JSON (also read when XML or JSONP was asked and JSON came), JSONP
- * (`callback(JSON)` and nothing else), or XML as text. A body of another form than the one asked for is malformed:
- * an HTML login page, `OK` as text/plain or a truncated JSON body is no answer, whatever its status.
+ * (`callback(JSON)` and nothing else, with the callback asked for), or XML as text. A body of another form than the
+ * one asked for is malformed: an HTML login page, `OK` as text/plain or a truncated JSON body is no answer, whatever
+ * its status.
  */
 async function readBody(
   operation: CompiledOperation,
   res: RawResponse,
-  asked: AnswerForm,
+  { asked, callback }: { asked: AnswerForm; callback?: string },
   pause: () => Promise<void>,
   keepItems: number,
 ): Promise<Body> {
@@ -103,8 +104,13 @@ async function readBody(
   if (asked === 'jsonp') {
     const inner = jsonpContent(res.text);
     if (inner === undefined) return { kind: 'malformed', reason: 'not callback(...)', expected: 'JSONP' };
+    // Another name is another page's answer (a cache, a proxy), whatever it holds.
+    if (callback !== undefined && inner.callback !== callback) {
+      const came = `wrapped in ${snippet(inner.callback, 100)}(...) where ${callback}(...) was asked for`;
+      return { kind: 'malformed', reason: came, expected: `JSONP of the callback ${callback}` };
+    }
     try {
-      return { kind: 'json', ...(await parseJsonInSlices(inner, pause, keepItems)), jsonp: true };
+      return { kind: 'json', ...(await parseJsonInSlices(inner.json, pause, keepItems)), jsonp: true };
     } catch (error) {
       if (error instanceof TooDeep && res.status >= 200 && res.status < 300) throw tooDeep(res, error);
       return { kind: 'malformed', reason: (error as Error).message, expected: 'JSONP of valid JSON' };

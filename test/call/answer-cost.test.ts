@@ -42,7 +42,7 @@ async function interpret(text: string) {
     { status: 200, contentType: 'application/json', text: clean },
     'json',
     pause,
-    itemsAResultCanShow(MAX_RESULT),
+    { keepItems: itemsAResultCanShow(MAX_RESULT) },
   );
   if (read.kind !== 'json') throw new Error('expected JSON');
   return read;
