@@ -1,6 +1,6 @@
 /**
  * Issue 32, point 5 (H3) and L4: what a client chooses never becomes an attribute value without end, and no secret
- * leaves by telemetry. 120 requests with names of 1 MiB (methods, tools, prompts, resource URIs, protocol versions)
+ * leaves by telemetry. 120 requests with names of 1 MiB (methods, tools, prompts, resource URIs)
  * once made 120 attribute sets of megabytes each, kept for the life of the process; a configured secret used as a
  * tool name, resource URI, prompt name, method or request id reached the OTLP receiver.
  */
