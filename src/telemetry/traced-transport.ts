@@ -43,8 +43,8 @@ const propagator = new W3CTraceContextPropagator();
  * request is handled within its span (call-spans.ts), so that the call's stages and upstream attempts are its
  * children. Only what names the request is read: no argument value (unless asked for, redacted), no result. A name
  * the server does not know (a tool, prompt, method, resource URI or protocol version) is recorded as `_OTHER`, so
- * that a client cannot make attribute sets without end; the request id, the one free value, is cut short; and all of
- * it passes the egress redactor.
+ * that a client cannot make attribute sets without end, and so is a request id longer than MAX_ATTRIBUTE_CHARS; all
+ * of it passes the egress redactor.
  */
 export class TracedTransport extends OutgoingWire {
   readonly #options: TracedOptions;
