@@ -22,8 +22,9 @@ export const ANSWERED_AS = 'answeredAs';
 const bytes = (text: string) => Buffer.byteLength(text, 'utf8');
 
 /**
- * The most items of one list a result of `maxBytes` can show: each takes a byte and a comma at least. The reader keeps
- * no more of a long list (4 MiB of `{}` are 1.4 million objects), and render cuts every list it shortened so again.
+ * More items of one list than a result of `maxBytes` can show: each takes a byte and a comma at least. The reader
+ * keeps no more of a long list (4 MiB of `{}` are 1.4 million objects): a list it cut is always cut again here, and
+ * the note gives its full length.
  */
 export const itemsAResultCanShow = (maxBytes: number) => Math.floor(maxBytes / 2) + 1;
 
@@ -70,7 +71,7 @@ export async function render(reply: Reply, max: number, pause: () => Promise<voi
       `the answer (${size} bytes) is larger than a result may be (SVC_MAX_RESULT_BYTES=${max}) and has no list to shorten`,
     );
   }
-  // A list the reader cut short had more items than it holds (never fewer than a result can show: it is cut again).
+  // A list the reader cut short had more items than it holds.
   const totals = new Map(reply.counted?.map(({ keys, total }) => [keys.join('.'), total]));
   const left = fitted.shortened
     .map((s) => `${s.path} shows ${s.shown} of ${totals.get(s.path) ?? s.total} items`)
