@@ -1,7 +1,8 @@
 // Issue 28, point 4: a 4 MiB answer of tiny items (E7 with ~100,000 products). In process: the time per MiB of each
-// stage from arrival to result, and the longest the event loop waited meanwhile. Against the built server over HTTP:
-// how long another client's tools/list waits behind one such answer (beside its time on an idle server), and the
-// server's peak memory (VmHWM) with sixteen of them at once.
+// stage from arrival to result, the longest the event loop waited meanwhile, and the most the call held as a multiple
+// of the answer's size. Against the built server over HTTP: how long another client's tools/list waits behind one
+// such answer (beside its time on an idle server), and the server's peak memory (VmHWM) with sixteen of them at once.
+// Issue 32, point 7: the same with the tiniest items, 4 MiB of `{}` (1.4 million of them).
 import { createServer } from 'node:http';
 import { readFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
@@ -103,17 +104,29 @@ async function overHttp(body, runs) {
 }
 
 export async function run({ runs = 5, http = true } = {}) {
-  const { stages, body } = await withBundled(`${ROOT}bench/fixtures/answer-path.ts`, async (fixture) => ({
+  const { stages, bodies } = await withBundled(`${ROOT}bench/fixtures/answer-path.ts`, async (fixture) => ({
     stages: await fixture.run(runs),
-    body: fixture.tinyAnswer(4 * MiB - 4096),
+    bodies: {
+      'tiny products': fixture.tinyAnswer(4 * MiB - 4096),
+      'empty objects `{}`': fixture.tinyAnswer(4 * MiB - 4096, 'empty objects `{}`'),
+    },
   }));
-  const server = http ? await overHttp(body, runs) : undefined;
+  const servers = {};
+  if (http) for (const [answer, body] of Object.entries(bodies)) servers[answer] = await overHttp(body, runs);
   const ms = (values) => median(values).toFixed(0);
   const markdown = [
     '### Large answers: 4 MiB of tiny items (E7, ~100,000 products)',
     '',
     table(
-      ['answer', 'redact ms/MiB', 'read ms/MiB', 'render ms/MiB', 'egress ms', 'longest wait of the event loop ms'],
+      [
+        'answer',
+        'redact ms/MiB',
+        'read ms/MiB',
+        'render ms/MiB',
+        'egress ms',
+        'longest wait of the event loop ms',
+        'most held × answer size',
+      ],
       stages.map(({ answer, times }) => [
         answer,
         ms(times.redact),
@@ -121,26 +134,25 @@ export async function run({ runs = 5, http = true } = {}) {
         ms(times.render),
         ms(times.egress),
         `${ms(times.longestWait)} (max ${Math.max(...times.longestWait).toFixed(0)})`,
+        `${median(times.heldPerSize).toFixed(1)} (max ${Math.max(...times.heldPerSize).toFixed(1)})`,
       ]),
     ),
-    ...(server
-      ? [
-          '',
-          table(
-            ['over HTTP', 'p50 ms', 'p90 ms', 'max ms'],
-            [
-              ['tools/list, idle server', server.toolsListIdle],
-              ['tools/list, behind one 4 MiB answer', server.toolsListBehindOne],
-              ['tools/list, behind sixteen at once', server.toolsListBehindSixteen],
-            ].map(([what, s]) => [what, s.p50.toFixed(0), s.p90.toFixed(0), s.max.toFixed(0)]),
-          ),
-          '',
-          `One answer: ${server.oneAnswerMs.toFixed(0)} ms from call to result. Sixteen at once: ${server.sixteenOk} of 16 ` +
-            `answered in ${server.sixteenMs.toFixed(0)} ms; server peak RSS ${server.peakMiB.toFixed(0)} MiB.`,
-        ]
-      : []),
+    ...Object.entries(servers).flatMap(([answer, server]) => [
+      '',
+      table(
+        [`over HTTP, ${answer}`, 'p50 ms', 'p90 ms', 'max ms'],
+        [
+          ['tools/list, idle server', server.toolsListIdle],
+          ['tools/list, behind one 4 MiB answer', server.toolsListBehindOne],
+          ['tools/list, behind sixteen at once', server.toolsListBehindSixteen],
+        ].map(([what, s]) => [what, s.p50.toFixed(0), s.p90.toFixed(0), s.max.toFixed(0)]),
+      ),
+      '',
+      `One answer: ${server.oneAnswerMs.toFixed(0)} ms from call to result. Sixteen at once: ${server.sixteenOk} of 16 ` +
+        `answered in ${server.sixteenMs.toFixed(0)} ms; server peak RSS ${server.peakMiB.toFixed(0)} MiB.`,
+    ]),
   ].join('\n');
-  return { name: 'answers', json: { stages, server }, markdown };
+  return { name: 'answers', json: { stages, servers }, markdown };
 }
 
 if (isMain(import.meta.url)) {

@@ -21,12 +21,13 @@ import { serverInstructions } from './mcp/instructions.js';
 import { isEnabled, narrow, type Narrowing, type ToolPolicy } from './mcp/tool-policy.js';
 import { withProfile } from './profiles.js';
 import type { ToolHandler } from './mcp/tool-handler.js';
+import { knownNames } from './mcp/known-names.js';
 import { registerTools, type ToolView } from './mcp/tool-registry.js';
 import { WORKFLOW_TOOL_NAME, translateAndSummarizeTool } from './mcp/workflow-tool.js';
 import { OutgoingWire, redactMessage } from './outgoing-wire.js';
 import { SERVER_DESCRIPTION, SERVER_NAME, SERVER_VERSION } from './version.js';
 import { serverIcons } from './mcp/icons.js';
-import type { Telemetry } from './telemetry/telemetry.js';
+import type { KnownNames, Telemetry } from './telemetry/telemetry.js';
 
 export { SERVER_NAME, SERVER_VERSION } from './version.js';
 
@@ -97,7 +98,7 @@ export function createServerFactory(config: Config, deps: ServerDeps): ServerFac
   deps.telemetry?.observeCalls(frame.calls);
   const { telemetry } = deps;
   const network = config.transport === 'stdio' ? 'pipe' : 'tcp';
-  const traced = telemetry && ((transport: Transport) => telemetry.traced(transport, network));
+
   const codec = confirmationCodec(config.safety.stateKey);
   const spent = new SpentStates(deps.now);
   const egress = (message: JSONRPCMessage) => redactMessage(frame.redactor, withSlimIdentity(message));
@@ -145,6 +146,8 @@ export function createServerFactory(config: Config, deps: ServerDeps): ServerFac
   );
   const processView = views.get(undefined) ?? views.values().next().value!;
   const { handlers, policy: processPolicy } = processView;
+  // Every profile's tools are the same sixteen: telemetry names them by the process's.
+  const toolNames = new Set(handlers.map((h) => h.facts.name));
   const { confirmDestructive } = config.safety;
   const viewFor = (profile: string | undefined): ToolView | undefined =>
     perToken ? (profile === undefined ? undefined : views.get(profile)) : processView;
@@ -174,6 +177,9 @@ export function createServerFactory(config: Config, deps: ServerDeps): ServerFac
       const view = viewFor(profile);
       return view && { ...view, policy: narrow(view.policy, narrowing) };
     };
+    // What telemetry records by name: filled in below, read once a transport is connected.
+    const named: { known?: KnownNames } = {};
+    const traced = telemetry && ((transport: Transport) => telemetry.traced(transport, network, named.known!));
     // The low-level Server, not McpServer: see mcp/tool-registry.ts for why, with the figure. Prompts and resources
     // follow it, since their listings too depend on the client (they name only the tools it can see).
     const server = new FilteredServer({ egress, traced }, identity, {
@@ -204,6 +210,7 @@ export function createServerFactory(config: Config, deps: ServerDeps): ServerFac
     const resources = registerResources(server, enabled);
     const prompts = registerPrompts(server, enabled);
     registerCompletion(server, { ...resources, prompts });
+    named.known = knownNames(toolNames, { ...resources, prompts });
     return server;
   };
   return Object.assign(factory, { calls: frame.calls });

@@ -8,8 +8,10 @@ import type { PreparedRequest } from '../upstream/request.js';
 import { interpretResponse } from '../upstream/response.js';
 import { signRequest } from '../upstream/sign.js';
 import type { Redactor } from '../util/redact.js';
+import { nextTurn } from '../util/next-turn.js';
 import type { AttemptSpan, Telemetry } from '../telemetry/telemetry.js';
 import { CALL_TIMEOUT_SETTING, type CallRecord, type Deadline } from './record.js';
+import { itemsAResultCanShow } from './render.js';
 
 /** A message for the client while a call runs (a retry and its wait, an upstream deprecation): MCP logging. */
 export type Note = (level: 'info' | 'notice' | 'warning', message: string) => void;
@@ -114,9 +116,14 @@ export async function attempt<Op extends AnyOperation>(
             `${operation.name}: the upstream marks ${built.uri.split('?')[0]} as deprecated (${shown})`,
           );
         }
-        // A large answer is cleaned and read in slices, the event loop free between them for other clients.
+        // A large answer is cleaned and read in slices, the event loop free between them for other clients; of a
+        // long list no more items are kept than a result can show.
         const text = await redactor.redactInWindows(answered.text);
-        return await interpretResponse(operation, { ...answered, text }, prepared.asked);
+        const keep = itemsAResultCanShow(deps.config.limits.maxResultBytes);
+        return await interpretResponse(operation, { ...answered, text }, prepared.asked, nextTurn, {
+          keepItems: keep,
+          callback: prepared.callback,
+        });
       } catch (error) {
         traced?.end(error instanceof CallFailure ? error.httpStatus : undefined, failureType(error));
         if (!(error instanceof CallFailure)) throw error;

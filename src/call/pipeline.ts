@@ -109,6 +109,7 @@ export function callOperation(
               json: answer.value,
               paging: operation.paging && ((cut) => operation.paging!(args, cut)),
               echoes: Object.values(args).filter((v): v is string => typeof v === 'string' && v.length >= ECHO_CHARS),
+              counted: answer.counted,
             },
     };
   });

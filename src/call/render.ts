@@ -1,3 +1,4 @@
+import type { CountedLists } from '../catalogue/types.js';
 import { CallFailure } from '../upstream/failure.js';
 import { nextTurn } from '../util/next-turn.js';
 import { measure, shortenToFit, shortenedNote, type Shortened } from './result-size.js';
@@ -16,6 +17,8 @@ export type Reply =
       paging?: (cut: Shortened) => string;
       /** The call's long string arguments: an answer that repeats one (E12's prompt) loses that part first. */
       echoes?: readonly string[];
+      /** The lists the reader cut short, and how long they were. */
+      counted?: CountedLists;
     }
   | { text: string; answeredAs: TextForm };
 
@@ -27,6 +30,13 @@ export type TextForm = 'xml' | 'jsonp' | 'text';
 export const ANSWERED_AS = 'answeredAs';
 
 const bytes = (text: string) => Buffer.byteLength(text, 'utf8');
+
+/**
+ * More items of one list than a result of `maxBytes` can show: each takes a byte and a comma at least. The reader
+ * keeps no more of a long list (4 MiB of `{}` are 1.4 million objects): a list it cut is always cut again here, and
+ * the note gives its full length.
+ */
+export const itemsAResultCanShow = (maxBytes: number) => Math.floor(maxBytes / 2) + 1;
 
 /**
  * The render stage: a reply as a result within the size limit (SVC_MAX_RESULT_BYTES). JSON appears as structured
@@ -99,11 +109,12 @@ export async function render(reply: Reply, max: number, pause: () => Promise<voi
   const fitted =
     room > 0 ? cutToFit((r) => shortenToFit(structured, measured, r), room, both, max - NOTE_ROOM) : undefined;
   if (fitted) {
-    const left = fitted.shortened.map(listWords).join('; ');
+    const lists = withTotals(fitted.shortened, reply);
+    const left = lists.map(listWords).join('; ');
     return {
       content: [
         { type: 'text', text: words ?? JSON.stringify(fitted.value) },
-        { type: 'text', text: shortenedNote(max, left, listHow(reply, fitted.shortened)) },
+        { type: 'text', text: shortenedNote(max, left, listHow(reply, lists)) },
       ],
       structuredContent: fitted.value as Record<string, unknown>,
     };
@@ -114,7 +125,7 @@ export async function render(reply: Reply, max: number, pause: () => Promise<voi
   if (!cut && room > 0 && measured.lists.length > 0) {
     const inLists = measured.lists.reduce((sum, l) => sum + l.size, 0);
     const lists = shortenToFit(structured, measured, size - Math.max(0, inLists - room / 2), true)!;
-    shortened = lists.shortened;
+    shortened = withTotals(lists.shortened, reply);
     cut = cutToFit((r) => cutStrings(lists.value, r, echoes), room, both, max - NOTE_ROOM);
   }
   if (!cut) {
@@ -167,6 +178,13 @@ function cutToFit<T extends { value: unknown }>(
 
 /** Bytes kept free for the note that ends a shortened result. */
 const NOTE_ROOM = 600;
+
+/** A list the reader cut short had more items than it holds: its note and paging count them all. */
+function withTotals(shortened: readonly Shortened[], reply: Extract<Reply, { json: object }>): Shortened[] {
+  if (!reply.counted) return [...shortened];
+  const totals = new Map(reply.counted.map(({ keys, total }) => [keys.join('.'), total]));
+  return shortened.map((s) => ({ ...s, total: totals.get(s.path) ?? s.total }));
+}
 
 const listWords = (s: Shortened) => `${s.path} shows ${s.shown} of ${s.total} items`;
 

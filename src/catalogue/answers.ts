@@ -5,8 +5,9 @@ import * as z from 'zod';
  * - A required member is what a success carries: src/upstream/response.ts reads the required members from the schema,
  *   and an answer without one is an error that says so. Every other field may be missing or null.
  * - Integer fields are integers; one beyond 2^53-1 (where JSON numbers stop being exact) comes as a string of its
- *   digits, exact (the answer is parsed losslessly). A digit string the upstream sends for an Integer (the spec warns
- *   that kafkaVersionCode may come as one) becomes the integer.
+ *   digits, exact (the answer is parsed losslessly). A Float a double does not hold (1e400, more digits than it
+ *   keeps) comes as a string too, and is set aside under offSpec. A digit string the upstream sends for an Integer
+ *   (the spec warns that kafkaVersionCode may come as one) becomes the integer.
  * - Objects are loose: fields the spec does not list pass through. A field whose value has another type than the
  *   spec's is not an error: src/upstream/read-answer.ts moves it to the `offSpec` of the list item that holds it, or
  *   of the answer, so that each stays where it was and a shortened list takes it along with its item.
@@ -61,8 +62,9 @@ export const OFF_SPEC_KEY = 'offSpec';
 export const OFF_SPEC_ITEM = '';
 const ANSWER_WORDS =
   "Values whose type differs from the spec's, by path, as the upstream sent them (left out of their place; a list " +
-  "item's are in its own offSpec)";
+  "item's are in its own offSpec); numbers a double cannot hold (beyond 2^53, 1e400) as strings, exact; a member " +
+  'the upstream itself named offSpec, under "offSpec"';
 const ITEM_WORDS =
   'This item\'s values whose type differs from the spec\'s, by path within the item ("" for the item itself, then ' +
-  'nothing else), as the upstream sent them';
+  'nothing else), as the upstream sent them; its own member named offSpec, under "offSpec"';
 export const offSpec = (words = ANSWER_WORDS) => z.record(z.string(), z.unknown()).optional().describe(words);

@@ -130,9 +130,15 @@ export type AnyOperation = Operation<z.ZodObject, z.ZodObject, boolean>;
 export type OperationInput<Op extends AnyOperation> = z.output<Op['input']>;
 export type OperationOutput<Op extends AnyOperation> = z.output<Op['output']>;
 
-/** What a successful call yields: the parsed JSON, or the text of a text answer (E5 only). */
+/** Lists of an answer of which only the first items were kept: their keys from the root, and how many they had. */
+export type CountedLists = readonly { keys: readonly string[]; total: number }[];
+
+/**
+ * What a successful call yields: the parsed JSON, or the text of a text answer (E5 only). `counted`: the lists of
+ * which only the first items were kept (by their keys from the root), with the number of items they had.
+ */
 export type Answer<Op extends AnyOperation> =
-  | { kind: 'json'; value: OperationOutput<Op> }
+  | { kind: 'json'; value: OperationOutput<Op>; counted?: CountedLists }
   | (Op['mayAnswerText'] extends false | undefined ? never : { kind: 'text'; value: string });
 
 /** What a catalogue file writes: the schemas as functions, so that none is built before its first call. */

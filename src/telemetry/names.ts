@@ -50,6 +50,43 @@ export const ATTR = {
   refusal: `${OWN}.refusal`,
 } as const;
 
+/**
+ * What an attribute or span name says in place of a value this server does not know (a tool, prompt, method,
+ * resource URI or protocol version a client made up): the OpenTelemetry conventions' word for a value outside the
+ * known set. Client-chosen values of any length would otherwise each make an attribute set kept for the life of the
+ * process.
+ */
+export const OTHER = '_OTHER';
+
+/** The longest value recorded as it is: a longer request id is OTHER, and no recorded value is longer. */
+export const MAX_ATTRIBUTE_CHARS = 128;
+
+/** The methods of MCP a client may send (both eras), recorded by name; any other is OTHER. */
+export const MCP_METHODS: ReadonlySet<string> = new Set([
+  'initialize',
+  'ping',
+  'server/discover',
+  'tools/list',
+  'tools/call',
+  'prompts/list',
+  'prompts/get',
+  'resources/list',
+  'resources/templates/list',
+  'resources/read',
+  'resources/subscribe',
+  'resources/unsubscribe',
+  'completion/complete',
+  'logging/setLevel',
+  'tasks/get',
+  'tasks/list',
+  'tasks/result',
+  'tasks/cancel',
+  'notifications/initialized',
+  'notifications/cancelled',
+  'notifications/progress',
+  'notifications/roots/list_changed',
+]);
+
 /** `error.type` of a tool result with `isError` (the MCP conventions' word). */
 export const TOOL_ERROR = 'tool_error';
 

@@ -20,7 +20,7 @@ import { TracedTransport } from './traced-transport.js';
 export interface TelemetryDeps {
   /** One line to stderr, through the egress redactor. */
   log(line: string): void;
-  /** Cleans the recorded tool arguments (SVC_TELEMETRY_TOOL_ARGUMENTS). */
+  /** The egress redactor: every recorded value a client chose passes it (and the tool arguments, when recorded). */
   redactor: Redactor;
 }
 
@@ -74,7 +74,15 @@ export function startTelemetry(options: TelemetryOptions, deps: TelemetryDeps): 
     ? (args: unknown) => deps.redactor.redact(JSON.stringify(args ?? {}))
     : undefined;
   return {
-    traced: (transport, network) => new TracedTransport(transport, { calls, instruments, network, argumentsOf }),
+    traced: (transport, network, known) =>
+      new TracedTransport(transport, {
+        calls,
+        instruments,
+        network,
+        known,
+        redact: (text) => deps.redactor.redact(text),
+        argumentsOf,
+      }),
     observeCalls: (places) => instruments.observeCalls(places),
     admission: () => calls.admission(),
     confirmation: (channel) => calls.confirmation(channel),

@@ -8,9 +8,9 @@ import type { Transport } from '@modelcontextprotocol/server';
 export interface Telemetry {
   /**
    * A server's transport with a SERVER span per request it receives, ended by the response that answers it. `pipe`
-   * for stdio, `tcp` for HTTP.
+   * for stdio, `tcp` for HTTP. Only the names the server knows (`known`) are recorded as such.
    */
-  traced(transport: Transport, network: NetworkTransport): Transport;
+  traced(transport: Transport, network: NetworkTransport, known: KnownNames): Transport;
   /** The places of the process: calls running and waiting, read when metrics are collected. */
   observeCalls(calls: { readonly running: number; readonly waiting: number }): void;
   /** The current request's call waits for a place among the calls of the process. */
@@ -27,6 +27,13 @@ export interface Telemetry {
 }
 
 export type NetworkTransport = 'pipe' | 'tcp';
+
+/** The names a server serves: what a request may name that telemetry records as it is. */
+export interface KnownNames {
+  tool(name: string): boolean;
+  prompt(name: string): boolean;
+  resource(uri: string): boolean;
+}
 
 export interface StageSpan {
   /** Idempotent; `failure` is the code of a call that ended there (`busy`, `timeout`, `cancelled`). */

@@ -1,16 +1,25 @@
 import { ROOT_CONTEXT, type Context, type TextMapGetter } from '@opentelemetry/api';
 import { W3CTraceContextPropagator } from '@opentelemetry/core';
-import type { JSONRPCMessage, MessageExtraInfo, Transport, TransportSendOptions } from '@modelcontextprotocol/server';
+import {
+  SUPPORTED_PROTOCOL_VERSIONS,
+  type JSONRPCMessage,
+  type MessageExtraInfo,
+  type Transport,
+  type TransportSendOptions,
+} from '@modelcontextprotocol/server';
 import { OutgoingWire } from '../outgoing-wire.js';
 import { endWith, type CallSpans, type RequestScope } from './call-spans.js';
 import { defined, type Instruments } from './instruments.js';
-import { ATTR, TOOL_ERROR } from './names.js';
-import type { NetworkTransport } from './telemetry.js';
+import { ATTR, MAX_ATTRIBUTE_CHARS, MCP_METHODS, OTHER, TOOL_ERROR } from './names.js';
+import type { KnownNames, NetworkTransport } from './telemetry.js';
 
 export interface TracedOptions {
   calls: CallSpans;
   instruments: Instruments;
   network: NetworkTransport;
+  known: KnownNames;
+  /** The egress redactor's: what a client chose passes it before it is recorded. */
+  redact: (text: string) => string;
   /** The tool arguments as recorded (redacted), when SVC_TELEMETRY_TOOL_ARGUMENTS asks for them. */
   argumentsOf?: (args: unknown) => string;
 }
@@ -32,7 +41,10 @@ const propagator = new W3CTraceContextPropagator();
  * parent is the client's trace context: `traceparent`/`tracestate` in the request's `_meta` (the 2026-07-28 way, and
  * what OpenTelemetry's MCP instrumentations send in either era), else the HTTP request's `traceparent` header. The
  * request is handled within its span (call-spans.ts), so that the call's stages and upstream attempts are its
- * children. Only what names the request is read: no argument value (unless asked for, redacted), no result.
+ * children. Only what names the request is read: no argument value (unless asked for, redacted), no result. A name
+ * the server does not know (a tool, prompt, method, resource URI or protocol version) is recorded as `_OTHER`, so
+ * that a client cannot make attribute sets without end, and so is a request id longer than MAX_ATTRIBUTE_CHARS; all
+ * of it passes the egress redactor.
  */
 export class TracedTransport extends OutgoingWire {
   readonly #options: TracedOptions;
@@ -71,16 +83,23 @@ export class TracedTransport extends OutgoingWire {
       if (request.method === 'notifications/cancelled') this.#cancelled(request.params?.requestId);
       return this.onmessage?.(message, extra);
     }
-    const { method, params = {} } = request;
+    const { params = {} } = request;
+    const { known, redact } = this.#options;
     const meta = (params._meta ?? {}) as Record<string, unknown>;
     const headers = extra?.request?.headers;
-    const version =
-      extra?.classification?.revision ??
-      text(meta[PROTOCOL_VERSION_META]) ??
-      headers?.get('mcp-protocol-version') ??
-      this.#version;
-    const target = method === 'tools/call' || method === 'prompts/get' ? text(params.name) : undefined;
-    const attributes = {
+    // A revision the SDK classified the request as is one it knows; a stated one counts when the SDK supports it.
+    const classified = extra?.classification?.revision;
+    const stated = text(meta[PROTOCOL_VERSION_META]) ?? headers?.get('mcp-protocol-version') ?? undefined;
+    const version = classified ?? (stated === undefined ? this.#version : knownVersion(stated));
+    const method = MCP_METHODS.has(request.method) ? request.method : OTHER;
+    const name = text(params.name);
+    const target =
+      method === 'tools/call'
+        ? nameIf(name, known.tool)
+        : method === 'prompts/get'
+          ? nameIf(name, known.prompt)
+          : undefined;
+    const attributes = cleaned(redact, {
       [ATTR.mcpMethod]: method,
       [ATTR.toolName]: method === 'tools/call' ? target : undefined,
       [ATTR.promptName]: method === 'prompts/get' ? target : undefined,
@@ -88,15 +107,17 @@ export class TracedTransport extends OutgoingWire {
       [ATTR.mcpProtocolVersion]: version,
       [ATTR.networkTransport]: this.#options.network,
       [ATTR.networkProtocol]: this.#options.network === 'tcp' ? 'http' : undefined,
-    };
+    });
     const { argumentsOf } = this.#options;
     const scope = this.#options.calls.startRequest(
-      target ? `${method} ${target}` : method,
+      target ? `${method} ${attributes[ATTR.toolName] ?? attributes[ATTR.promptName]}` : method,
       {
         ...attributes,
-        [ATTR.requestId]: String(request.id),
-        [ATTR.mcpSessionId]: this.sessionId,
-        [ATTR.mcpResourceUri]: method === 'resources/read' ? text(params.uri) : undefined,
+        ...cleaned(redact, {
+          [ATTR.requestId]: String(request.id).length > MAX_ATTRIBUTE_CHARS ? OTHER : String(request.id),
+          [ATTR.mcpSessionId]: this.sessionId,
+          [ATTR.mcpResourceUri]: method === 'resources/read' ? nameIf(text(params.uri), known.resource) : undefined,
+        }),
         [ATTR.toolArguments]: method === 'tools/call' && argumentsOf ? argumentsOf(params.arguments) : undefined,
       },
       parentOf(meta, headers),
@@ -118,10 +139,11 @@ export class TracedTransport extends OutgoingWire {
     const open = this.#open.get(response.id);
     if (!open) return;
     const code = response.error ? String(response.error.code) : undefined;
-    const version = text(response.result?.protocolVersion);
-    if (version !== undefined && open.attributes[ATTR.mcpMethod] === 'initialize') {
-      this.#version = version;
-      open.attributes[ATTR.mcpProtocolVersion] = version;
+    const answered = text(response.result?.protocolVersion);
+    if (answered !== undefined && open.attributes[ATTR.mcpMethod] === 'initialize') {
+      // The server's own answer: a version it supports.
+      this.#version = answered;
+      open.attributes[ATTR.mcpProtocolVersion] = answered;
     }
     this.#end(response.id, code ?? (response.result?.isError === true ? TOOL_ERROR : undefined), code);
   }
@@ -182,3 +204,26 @@ const HEADERS_GETTER: TextMapGetter<Headers> = {
 };
 
 const text = (value: unknown) => (typeof value === 'string' ? value : undefined);
+
+/** The name when the server knows it, else OTHER; undefined when there is none. */
+const nameIf = (name: string | undefined, knows: (name: string) => boolean) =>
+  name === undefined ? undefined : knows(name) ? name : OTHER;
+
+const knownVersion = (version: string) => (SUPPORTED_PROTOCOL_VERSIONS.includes(version) ? version : OTHER);
+
+/** The first MAX_ATTRIBUTE_CHARS characters: a redacted value may be longer than what went in. */
+const cut = (value: string) => (value.length > MAX_ATTRIBUTE_CHARS ? value.slice(0, MAX_ATTRIBUTE_CHARS) : value);
+
+/**
+ * Every value through the egress redactor, then cut to MAX_ATTRIBUTE_CHARS: a known name is short and secret-free,
+ * but a configured secret that is also a tool's name or a request id must not leave by telemetry either.
+ */
+function cleaned(
+  redact: (text: string) => string,
+  attributes: Record<string, string | undefined>,
+): Record<string, string | undefined> {
+  const out: Record<string, string | undefined> = {};
+  for (const [key, value] of Object.entries(attributes))
+    out[key] = value === undefined || value === OTHER ? value : cut(redact(value));
+  return out;
+}

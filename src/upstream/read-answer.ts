@@ -13,7 +13,8 @@ export type ReadAnswer = { value: Json } | { lacking: string[] };
  * every WORK_PER_TURN nodes (a list of 100,000 tiny items is read in many turns; zod on the whole answer took one
  * long one). A tolerant reader: a value of another type than the spec's is set aside in the `offSpec` of the list item
  * that holds it (keyed by its path within the item; an item that is itself of another type becomes
- * `{"offSpec": {"": item}}` in its place), or of the answer when no list holds it; the rest passes as it came. Only
+ * `{"offSpec": {"": item}}` in its place), or of the answer when no list holds it; the rest passes as it came. A
+ * member the upstream itself named `offSpec` goes to the same note, under its own path "offSpec". Only
  * what a success carries (`required`: the success paths) must be as the spec says. Nothing of `body` is changed: a
  * node that changes is copied, the others are shared.
  */
@@ -85,6 +86,13 @@ class Reader {
         for (const [key, member] of plan.members) {
           const v = value[key];
           if (v === undefined && member.optional) continue;
+          if (key === OFF_SPEC_KEY && at === '') {
+            // The holder of a note (the answer, a list item): the upstream's own member of that name joins the note.
+            out ??= { ...value };
+            aside[OFF_SPEC_KEY] = v;
+            delete out[key];
+            continue;
+          }
           const path = at === '' ? key : `${at}.${key}`;
           const essential = required.length > 0 && required.some((p) => p[0] === key);
           const read = this.check(member, v, aside, path, essential ? under(required, key) : NONE);

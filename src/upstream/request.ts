@@ -22,6 +22,8 @@ export interface PreparedRequest<Op extends AnyOperation = AnyOperation> {
   credential: Credential;
   /** The form the answer was asked in: an answer in another is malformed (a login page is no JSON answer). */
   asked: AnswerForm;
+  /** JSONP's callback name, as asked: an answer wrapped in another is not this call's. */
+  callback?: string;
 }
 
 const PLACEHOLDER = /\{(\w+)\}/g;
@@ -33,7 +35,14 @@ export function prepareRequest<Op extends AnyOperation>(
   config: Pick<Config, 'serviceUrls' | 'credentials'>,
 ): PreparedRequest<Op> {
   const { baseUrl, credential } = resolveTarget(config, operation.service, operation.auth);
-  return { operation, built: buildRequest(operation, args, baseUrl), credential, asked: operation.askedForm(args) };
+  const asked = operation.askedForm(args);
+  return {
+    operation,
+    built: buildRequest(operation, args, baseUrl),
+    credential,
+    asked,
+    ...(asked === 'jsonp' ? { callback: String(args.callback) } : {}),
+  };
 }
 
 /**

@@ -4,7 +4,7 @@ import type { Answer, AnyOperation } from '../catalogue/types.js';
 import { GATEWAY_ERROR_CODES, RETRYABLE_GATEWAY_CODES, RETRYABLE_HTTP_STATUSES, CallFailure } from './failure.js';
 import type { RawResponse } from './http.js';
 import { readAnswer } from './read-answer.js';
-import { parseJsonInSlices } from './sliced-json.js';
+import { parseJsonInSlices, TooDeep, type CountedList } from './sliced-json.js';
 import { nextTurn } from '../util/next-turn.js';
 import { jsonpContent, xmlStatus, type XmlStatus } from './text-answers.js';
 
@@ -15,7 +15,7 @@ const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null 
  * What an answer's body is: JSON (JSONP's included), text (E5's XML, with its status when one is found), or neither.
  */
 type Body =
-  | { kind: 'json'; value: unknown; jsonp: boolean }
+  | { kind: 'json'; value: unknown; jsonp: boolean; counted: CountedList[] }
   | { kind: 'text'; status?: XmlStatus }
   | { kind: 'malformed'; reason: string; expected: string };
 
@@ -24,15 +24,17 @@ type Body =
  * for `pause`, awaited between slices of a large answer's work (read-answer.ts). A tolerant reader: nulls, missing
  * optional fields, extra fields and values of another type than the spec's never fail a call; an answer without what
  * a success of the operation carries (the required members of its output schema, and its envelope's success code)
- * always does, and says so.
+ * always does, and says so. Of a long list only the first `keepItems` items are kept (sliced-json.ts); the answer
+ * says which lists were cut and how long they were. JSONP must come wrapped in the `callback` asked for.
  */
 export async function interpretResponse<Op extends AnyOperation>(
   operation: CompiledOperation<Op>,
   res: RawResponse,
   asked: AnswerForm = 'json',
   pause: () => Promise<void> = nextTurn,
+  { keepItems = Infinity, callback }: { keepItems?: number; callback?: string } = {},
 ): Promise<Answer<Op>> {
-  const body = await readBody(operation, res, asked, pause);
+  const body = await readBody(operation, res, { asked, callback }, pause, keepItems);
   if (res.status < 200 || res.status >= 300) throw withStatusLead(res.status, httpFailure(res, body));
   if (res.text.trim() === '') throw lacking(operation, res, 'an empty body');
 
@@ -51,8 +53,10 @@ export async function interpretResponse<Op extends AnyOperation>(
     return { kind: 'text', value: res.text } as Answer<Op>;
   }
 
-  let parsed = body.value;
-  parsed = operation.asObject(parsed);
+  const parsed = operation.asObject(body.value);
+  // A bare list at the root is a member of the object it becomes.
+  const root = parsed === body.value ? [] : Object.keys(parsed as Json);
+  const counted = body.counted.map(({ keys, total }) => ({ keys: [...root, ...keys], total }));
   if (!isObject(parsed)) {
     throw new CallFailure(
       'unexpected_response',
@@ -67,26 +71,32 @@ export async function interpretResponse<Op extends AnyOperation>(
   if ('lacking' in read) throw lacking(operation, res, read.lacking.join(', '), `: ${snippet(res.text)}`);
   const { value } = read;
   // A JSONP answer was asked for as such: it passes as it came, once its status is known to be a success.
-  return (body.jsonp ? { kind: 'text', value: res.text } : { kind: 'json', value }) as Answer<Op>;
+  return (
+    body.jsonp ? { kind: 'text', value: res.text } : { kind: 'json', value, ...(counted.length > 0 ? { counted } : {}) }
+  ) as Answer<Op>;
 }
 
 /**
  * The body as the form it was asked in: JSON (also read when XML or JSONP was asked and JSON came), JSONP
- * (`callback(JSON)` and nothing else), or XML as text. A body of another form than the one asked for is malformed:
- * an HTML login page, `OK` as text/plain or a truncated JSON body is no answer, whatever its status.
+ * (`callback(JSON)` and nothing else, with the callback asked for), or XML as text. A body of another form than the
+ * one asked for is malformed: an HTML login page, `OK` as text/plain or a truncated JSON body is no answer, whatever
+ * its status.
  */
 async function readBody(
   operation: CompiledOperation,
   res: RawResponse,
-  asked: AnswerForm,
+  { asked, callback }: { asked: AnswerForm; callback?: string },
   pause: () => Promise<void>,
+  keepItems: number,
 ): Promise<Body> {
   const looksJson = /\bjson\b/i.test(res.contentType) || /^\s*[[{]/.test(res.text);
   let reason = `content type "${res.contentType || 'none'}"`;
   if (looksJson) {
     try {
-      return { kind: 'json', value: await parseJsonInSlices(res.text, pause), jsonp: false };
+      return { kind: 'json', ...(await parseJsonInSlices(res.text, pause, keepItems)), jsonp: false };
     } catch (error) {
+      // A refusal (not 2xx) is read as the text it is: its status says what matters.
+      if (error instanceof TooDeep && res.status >= 200 && res.status < 300) throw tooDeep(res, error);
       reason = (error as Error).message;
     }
   }
@@ -94,13 +104,29 @@ async function readBody(
   if (asked === 'jsonp') {
     const inner = jsonpContent(res.text);
     if (inner === undefined) return { kind: 'malformed', reason: 'not callback(...)', expected: 'JSONP' };
+    // Another name is another page's answer (a cache, a proxy), whatever it holds.
+    if (callback !== undefined && inner.callback !== callback) {
+      const came = `wrapped in ${snippet(inner.callback, 100)}(...) where ${callback}(...) was asked for`;
+      return { kind: 'malformed', reason: came, expected: `JSONP of the callback ${callback}` };
+    }
     try {
-      return { kind: 'json', value: await parseJsonInSlices(inner, pause), jsonp: true };
+      return { kind: 'json', ...(await parseJsonInSlices(inner.json, pause, keepItems)), jsonp: true };
     } catch (error) {
+      if (error instanceof TooDeep && res.status >= 200 && res.status < 300) throw tooDeep(res, error);
       return { kind: 'malformed', reason: (error as Error).message, expected: 'JSONP of valid JSON' };
     }
   }
   return { kind: 'text', status: xmlStatus(res.text) };
+}
+
+/**
+ * JSON this server cannot carry, whatever its status: said as such, not as broken JSON. For a write answered 2xx, the
+ * executor adds that the upstream accepted it.
+ */
+function tooDeep(res: RawResponse, error: TooDeep): CallFailure {
+  return new CallFailure('malformed_response', `upstream answered HTTP ${res.status} with JSON ${error.message}`, {
+    httpStatus: res.status,
+  });
 }
 
 /**

@@ -4,14 +4,17 @@
  * backtracking regex over the body.
  */
 
-/** The JSON inside a JSONP answer (`cb({...})`, `/**\/ cb({...});`), or undefined when the text is not one. */
-export function jsonpContent(text: string): string | undefined {
-  const head = /^\s*(?:\/\*\*\/\s*)?[^\s()]{1,100}\s*\(/.exec(text.slice(0, 200));
+/**
+ * The callback name and the JSON inside a JSONP answer (`cb({...})`, `/**\/ cb({...});`), or undefined when the text
+ * is not one.
+ */
+export function jsonpContent(text: string): { callback: string; json: string } | undefined {
+  const head = /^\s*(?:\/\*\*\/\s*)?([^\s()]{1,100})\s*\(/.exec(text.slice(0, 200));
   if (!head) return undefined;
   let end = text.trimEnd();
   if (end.endsWith(';')) end = end.slice(0, -1).trimEnd();
   if (!end.endsWith(')')) return undefined;
-  return end.slice(head[0].length, -1);
+  return { callback: head[1]!, json: end.slice(head[0].length, -1) };
 }
 
 export interface XmlStatus {

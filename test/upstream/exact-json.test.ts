@@ -22,10 +22,31 @@ describe('parseJsonExact', () => {
     ]);
   });
 
-  it('leaves strings, Floats and exponents as JSON.parse reads them', () => {
+  it('leaves strings, and Floats a double holds, as JSON.parse reads them', () => {
     const text =
-      '{"id":"12345678901234567890","s":"a\\"12345678901234567890","x":127.12345678901234567,"e":1.5e300,"f":12345678901234567890.5,"g":12345678901234567890e2}';
+      '{"id":"12345678901234567890","s":"a\\"1e400 12345678901234567890.5","e":1.5e300,"p":0.30000000000000004,' +
+      '"c":127.1054315,"one":1.0,"h":100.000,"E":1E2,"z":-0.0,"zz":0e500,"d":5e-324,"max":1.7976931348623157e308}';
     expect(parseJsonExact(text)).toEqual(JSON.parse(text));
+  });
+
+  // Issue 33, point 8: each of these came back another number (rounded, or Infinity that JSON writes as null).
+  it('hands a number a double does not hold on exact, as a string: an integral one as its digits, as integers', () => {
+    expect(
+      parseJsonExact(
+        '[9223372036854775807.0,-9007199254740993.000,1e400,-1E+400,1e-400,127.12345678901234567,' +
+          '12345678901234567890.5,12345678901234567890e2,9007199254740992.0]',
+      ),
+    ).toEqual([
+      '9223372036854775807',
+      '-9007199254740993',
+      '1e400',
+      '-1E+400',
+      '1e-400',
+      '127.12345678901234567',
+      '12345678901234567890.5',
+      '12345678901234567890e2',
+      '9007199254740992',
+    ]);
   });
 
   it('finds long integers in arrays, after escapes and at the end of the text', () => {

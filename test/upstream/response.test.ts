@@ -422,6 +422,74 @@ describe('E5 answers in another form than the one asked for', () => {
   });
 });
 
+// Issue 33, point 8.
+describe('what the reader keeps exact and where its notes go', () => {
+  const text = (body: string) => ({ status: 200, contentType: 'application/javascript', text: body });
+  it('refuses JSONP wrapped in another callback than the one asked for, naming the one that came', async () => {
+    const res = text('other_cb({"status":{"code":0,"name":"ok"},"results":[]});');
+    const refused = await (async () => {
+      try {
+        await interpretResponse(compiled(reverseGeocode), res, 'jsonp', undefined, { callback: 'mine' });
+      } catch (error) {
+        return error as CallFailure;
+      }
+      throw new Error('expected a failure');
+    })();
+    expect(refused.code).toBe('malformed_response');
+    expect(refused.message).toContain('wrapped in other_cb(...) where mine(...) was asked for');
+    const same = text('mine({"status":{"code":0,"name":"ok"},"results":[]});');
+    const taken = await interpretResponse(compiled(reverseGeocode), same, 'jsonp', undefined, { callback: 'mine' });
+    expect(taken).toEqual({ kind: 'text', value: same.text });
+  });
+
+  it('keeps 9223372036854775807.0 exact, and 1e400 in a Float under offSpec as sent', async () => {
+    const res = {
+      status: 200,
+      contentType: 'application/json',
+      text:
+        '{"status":{"code":0,"name":"ok"},"results":[{"name":"legalcode","region":{"area0":{"name":"kr",' +
+        '"coords":{"center":{"crs":"","x":1e400,"y":37.5}}}}}],"big":9223372036854775807.0}',
+    };
+    const value = (await answered(reverseGeocode, res)) as {
+      big: unknown;
+      results: { region: { area0: { coords: { center: Record<string, unknown> } } }; offSpec: unknown }[];
+    };
+    expect(value.big).toBe('9223372036854775807');
+    expect(value.results[0]!.region.area0.coords.center).toEqual({ crs: '', y: 37.5 });
+    expect(value.results[0]!.offSpec).toEqual({ 'region.area0.coords.center.x': '1e400' });
+  });
+
+  it("sets the upstream's own offSpec member aside under its own path, in the answer and in a list item", async () => {
+    const value = await answered(
+      listProducts,
+      json({
+        offSpec: { theirs: 1 },
+        initialCount: 'many',
+        productPage: {
+          content: [
+            { productId: 7, offSpec: 'item note' },
+            { productId: 'p', offSpec: { a: 1 } },
+          ],
+        },
+      }),
+    );
+    expect(value).toEqual({
+      offSpec: { offSpec: { theirs: 1 }, initialCount: 'many' },
+      productPage: {
+        content: [
+          { offSpec: { productId: 7, offSpec: 'item note' } },
+          { productId: 'p', offSpec: { offSpec: { a: 1 } } },
+        ],
+      },
+    });
+    // Alone, it is set aside all the same: the note's name is the reader's.
+    expect(await answered(listProducts, json({ offSpec: 'x', productPage: { content: [] } }))).toEqual({
+      offSpec: { offSpec: 'x' },
+      productPage: { content: [] },
+    });
+  });
+});
+
 describe('other answers', () => {
   it('still calls a broken JSON answer malformed for a JSON-only operation', async () => {
     await expect(
