@@ -230,9 +230,15 @@ function viewsOf(text: string, min: number): View[] {
     for (const decode of DECODERS) {
       const next = decode(view, min);
       if (!next || next.text.length === 0) continue;
-      // The escapes of the text itself are a layer JSON adds (a message on the wire, an upstream's JSON answer, whose
-      // strings are escaped once more than what they hold): they do not count as one of the MAX_DEPTH layers.
-      views.push(at === 0 && decode === decodeEscapes ? { ...next, depth: 0 } : next);
+      if (at === 0 && decode === decodeEscapes) {
+        // The escapes of the text itself are a layer JSON adds (a message on the wire, an upstream's JSON answer,
+        // whose strings are escaped once more than what they hold): they do not count as one of the MAX_DEPTH layers.
+        // That reading holds every run the text does (no run of the other decoders holds an escape), with escapes
+        // decoded: the text's own other readings would be its readings again.
+        views.push({ ...next, depth: 0 });
+        break;
+      }
+      views.push(next);
     }
   }
   return views;
