@@ -50,6 +50,26 @@ describe('an answer without a secret comes back as it was (issue 33, item 1)', (
   });
 });
 
+describe('the workflow takes documentation through both steps unchanged (issue 33, item 1)', () => {
+  it.each(DOCUMENTATION)('translate_and_summarize: %s', async (text) => {
+    upstream.reset();
+    upstream.setFallback((req) =>
+      req.url.startsWith('/nmt/')
+        ? { body: translated(text) }
+        : { body: { status: { code: '20000', message: 'OK' }, result: { text } } },
+    );
+    const result = await server.call('translate_and_summarize', {
+      text: 'Hello. Thank you.',
+      target: 'ko',
+      source: 'en',
+    });
+    expect(result.isError, textOf(result)).toBeFalsy();
+    const out = result.structuredContent as { translation: string; summary: string };
+    expect(out.translation).toBe(text);
+    expect(out.summary).toBe(text);
+  });
+});
+
 describe('a configured key in the forms of issue 32 reaches the client in none of them', () => {
   const key = CREDENTIALS.SVC_TRANSLATION_CLIENT_SECRET;
   it.each(FORMS.map((form) => [form.name, form.spell(key, 1)]))('%s', async (_, spelled) => {
