@@ -9,6 +9,7 @@ import * as coldStart from './cold-start.mjs';
 import * as contextCost from './context-cost.mjs';
 import * as httpLoad from './http-load.mjs';
 import * as perCall from './per-call.mjs';
+import * as redaction from './redaction.mjs';
 import * as serverConstruction from './server-construction.mjs';
 import { machine } from './lib/machine.mjs';
 import { RESULTS, cliOptions, saveJson } from './lib/results.mjs';
@@ -29,6 +30,7 @@ const benches = [
   ['burst', () => burst.run({ http })],
   ['server-construction', () => serverConstruction.run()],
   ['answers', () => answers.run({ runs: quick ? 2 : 5, http })],
+  ['redaction', () => redaction.run({ runs: quick ? 3 : 9 })],
 ];
 
 const results = {};
@@ -93,6 +95,15 @@ function targets(r) {
       'per-call overhead over stdio within 0.1 ms of the baseline build',
       `${ours.overheadP50Ms} ms vs ${base.overheadP50Ms} ms (${delta >= 0 ? '+' : ''}${delta})`,
       delta <= 0.1 ? 'yes' : 'no',
+    ]);
+  }
+  const redacted = r.redaction?.json;
+  const large = redacted?.measured.find((m) => m.answer === 'tiny products (E7)');
+  if (large) {
+    rows.push([
+      `redaction of a 4 MiB answer within ${redacted.targetRatio}× of the redactor before every spelling, same run`,
+      `${large.ratio}× (${large.afterMs} ms against ${large.beforeMs} ms, medians)`,
+      large.ratio <= redacted.targetRatio ? 'yes' : 'no',
     ]);
   }
   return rows;

@@ -1,6 +1,5 @@
 import { readFileSync } from 'node:fs';
 import { ConfigError, parseCommand, usage, type Config } from './config.js';
-import { CREDENTIAL_HEADERS } from './upstream/auth.js';
 import { createUpstream } from './upstream/http.js';
 import { Redactor } from './util/redact.js';
 import { SERVER_VERSION, createServerFactory, type ServerDeps } from './server.js';
@@ -58,7 +57,7 @@ async function main(): Promise<void> {
     );
   }
 
-  const redactor = (egress.redactor = new Redactor(config.secrets, CREDENTIAL_HEADERS));
+  const redactor = (egress.redactor = new Redactor(config.secrets));
   const upstream = createUpstream(config);
   // Loaded only when the OTEL_* variables ask for it: a start without them reads no OpenTelemetry code.
   const telemetry = config.telemetry

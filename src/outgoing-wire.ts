@@ -78,7 +78,8 @@ export class OutgoingWire<T extends Transport = Transport> implements Transport 
  * redactor knows them all, not one call's). An upstream's answer was already cleaned on arrival with the call's own
  * signatures too, before anything was cut from it; this is the guarantee of the channel. A message that holds no
  * secret goes out as it came. One larger than a window of the redactor is redacted in windows, taking turns of the
- * event loop (a result of megabytes, where SVC_MAX_RESULT_BYTES allows one).
+ * event loop (a result of megabytes, where SVC_MAX_RESULT_BYTES allows one). The text read is kept for the transport
+ * (`serialised`).
  */
 export function redactMessage(redactor: Redactor, message: JSONRPCMessage): Rewritten {
   const raw = JSON.stringify(message);
@@ -87,14 +88,29 @@ export function redactMessage(redactor: Redactor, message: JSONRPCMessage): Rewr
 }
 
 function cleaned(redactor: Redactor, message: JSONRPCMessage, raw: string, clean: string): JSONRPCMessage {
-  if (clean === raw) return message;
+  if (clean === raw) return remembered(message, raw);
   try {
-    return JSON.parse(clean) as JSONRPCMessage;
+    return remembered(JSON.parse(clean) as JSONRPCMessage, clean);
   } catch {
     // A redaction that broke the JSON (it cannot, by how the redactor cuts, but the channel must not depend on it):
     // each string is cleaned on its own.
     return cleanStrings(message, redactor) as JSONRPCMessage;
   }
+}
+
+/** The JSON text the egress filter read each message it let out as (the message object it returned, the key). */
+const texts = new WeakMap<object, string>();
+function remembered(message: JSONRPCMessage, text: string): JSONRPCMessage {
+  texts.set(message, text);
+  return message;
+}
+
+/**
+ * A message as JSON, for a transport that writes its own lines (stdio): the text the egress filter already made of
+ * it, so that each message is serialised once, not once more by the transport; made now for any other message.
+ */
+export function serialised(message: JSONRPCMessage): string {
+  return texts.get(message) ?? JSON.stringify(message);
 }
 
 function cleanStrings(value: unknown, redactor: Redactor): unknown {

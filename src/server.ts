@@ -1,7 +1,6 @@
 import { SERVER_INFO_META_KEY, Server, type JSONRPCMessage, type Transport } from '@modelcontextprotocol/server';
 import { CATALOGUE } from './catalogue/catalogue.js';
 import { ConfigError, type Config } from './config.js';
-import { CREDENTIAL_HEADERS } from './upstream/auth.js';
 import { Redactor } from './util/redact.js';
 import { Calls } from './call/admission.js';
 import type { AttemptDeps } from './call/attempts.js';
@@ -90,7 +89,7 @@ export function createServerFactory(config: Config, deps: ServerDeps): ServerFac
       maxConcurrent: config.limits.maxConcurrentCalls,
       maxQueued: config.limits.maxQueuedCalls,
     }),
-    redactor: deps.redactor ?? new Redactor(config.secrets, CREDENTIAL_HEADERS),
+    redactor: deps.redactor ?? new Redactor(config.secrets),
     maxResultBytes: config.limits.maxResultBytes,
     log: (entry) => deps.log(JSON.stringify({ event: 'tool_call', ...entry })),
     confirmDestructive: config.safety.confirmDestructive,

@@ -267,6 +267,6 @@ describe('dist/cli.js', () => {
     expect(run('--enable-source-maps')).toMatch(
       /fatal: Error: stdout refused\n.*\n\s+at main \(.*src[\\/]main\.ts:\d+:\d+\)/,
     );
-    expect(run()).toMatch(/at \w+ \(.*dist[\\/]chunks[\\/]server-[\w-]+\.js:\d+:\d+\)/);
+    expect(run()).toMatch(/at [\w$]+ \(.*dist[\\/]chunks[\\/]server-[\w-]+\.js:\d+:\d+\)/);
   });
 });

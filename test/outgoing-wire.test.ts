@@ -1,6 +1,7 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { InMemoryTransport, type JSONRPCMessage } from '@modelcontextprotocol/server';
-import { OutgoingWire } from '../src/outgoing-wire.js';
+import { OutgoingWire, redactMessage, serialised } from '../src/outgoing-wire.js';
+import { Redactor } from '../src/util/redact.js';
 
 describe('OutgoingWire', () => {
   it('rewrites what it sends and nothing it receives', async () => {
@@ -27,5 +28,31 @@ describe('OutgoingWire', () => {
     serverWire.onclose = () => closed.push('server');
     await serverWire.close();
     expect(closed).toEqual(['endpoint', 'server']);
+  });
+});
+
+describe('redactMessage (issue 32: one serialisation per message)', () => {
+  const redactor = new Redactor(['gw-secret-7Hq2LmX9vB4nR8tK']);
+  const clean: JSONRPCMessage = { jsonrpc: '2.0', id: 1, result: { text: 'nothing secret', n: [1, 2, 3] } };
+  const leaking: JSONRPCMessage = { jsonrpc: '2.0', id: 2, result: { text: 'echo gw-secret-7Hq2LmX9vB4nR8tK' } };
+
+  it.each([
+    ['holds no secret', clean],
+    ['held one', leaking],
+  ])('serialises a message that %s once, for the filter and the transport together', async (_, message) => {
+    const stringify = vi.spyOn(JSON, 'stringify');
+    try {
+      const out = await redactMessage(redactor, message);
+      const line = serialised(out);
+      expect(stringify).toHaveBeenCalledTimes(1);
+      expect(JSON.parse(line)).toEqual(out);
+      expect(line).not.toContain('gw-secret');
+    } finally {
+      stringify.mockRestore();
+    }
+  });
+
+  it('serialises a message the filter never saw when asked', () => {
+    expect(serialised({ jsonrpc: '2.0', id: 3, result: {} })).toBe('{"jsonrpc":"2.0","id":3,"result":{}}');
   });
 });

@@ -87,11 +87,13 @@ export async function attempt<Op extends AnyOperation>(
       wire.attempts += 1;
       record.attempts += 1;
       let traced: AttemptSpan | undefined;
+      // Knows what this attempt sent; the configured keys' spellings are the base redactor's, worked out once.
+      let redactor = ctx.redactor;
       try {
         const request = signRequest(prepared, deps);
         for (const [name, value] of Object.entries(request.headers))
           if (CREDENTIAL_HEADERS.has(name.toLowerCase())) sent.add(value);
-        const redactor = ctx.redactor.with(sent, CREDENTIAL_HEADERS);
+        redactor = ctx.redactor.with(sent);
         traced = deps.telemetry?.attempt({
           method: built.method,
           url: built.url,
@@ -120,13 +122,19 @@ export async function attempt<Op extends AnyOperation>(
         // long list no more items are kept than a result can show.
         const text = await redactor.redactInWindows(answered.text);
         const keep = itemsAResultCanShow(deps.config.limits.maxResultBytes);
-        return await interpretResponse(operation, { ...answered, text }, prepared.asked, nextTurn, {
+        // Its headers too: the content type is quoted when the body is not what was asked for.
+        const contentType = redactor.redact(answered.contentType);
+        return await interpretResponse(operation, { ...answered, text, contentType }, prepared.asked, nextTurn, {
           keepItems: keep,
           callback: prepared.callback,
         });
-      } catch (error) {
-        traced?.end(error instanceof CallFailure ? error.httpStatus : undefined, failureType(error));
-        if (!(error instanceof CallFailure)) throw error;
+      } catch (thrown) {
+        traced?.end(thrown instanceof CallFailure ? thrown.httpStatus : undefined, failureType(thrown));
+        if (!(thrown instanceof CallFailure)) throw thrown;
+        // Whatever of the upstream's a message quotes (a Content-Encoding, a part of the body) passes this call's
+        // redactor: the egress filter knows the configured keys, not this request's signature.
+        const said = redactor.redact(thrown.message);
+        const error = said === thrown.message ? thrown : thrown.withMessage(said);
         if (mayHaveWorked(error)) billedAttempts += 1;
         saw({
           delivery: furthest(wire.delivery, error.delivery ?? 'maybe'),

@@ -3,7 +3,7 @@ import type { JSONRPCMessage, Transport } from '@modelcontextprotocol/server';
 import { serveStdio as serveBothEras } from '@modelcontextprotocol/server/stdio';
 import type { Calls } from '../call/admission.js';
 import type { ServerFactory } from '../server.js';
-import { toLegacyWire } from '../outgoing-wire.js';
+import { serialised, toLegacyWire } from '../outgoing-wire.js';
 import { finishInFlight, until } from './shutdown.js';
 import { BatchAnswers } from './stdio-batches.js';
 import { StdioEra } from './stdio-era.js';
@@ -191,8 +191,12 @@ class StdioTransport implements Transport {
   #write(value: JSONRPCMessage | JSONRPCMessage[]): boolean {
     const output = this.#output;
     if (output.destroyed || output.writableEnded) return true;
-    const spelled = (message: JSONRPCMessage) => (this.#era.era === 'legacy' ? toLegacyWire(message) : message);
-    return output.write(`${JSON.stringify(Array.isArray(value) ? value.map(spelled) : spelled(value))}\n`);
+    // The egress filter's text of a message when the era leaves it as it is: one serialisation per message.
+    const line = (message: JSONRPCMessage) => {
+      const spelled = this.#era.era === 'legacy' ? toLegacyWire(message) : message;
+      return spelled === message ? serialised(message) : JSON.stringify(spelled);
+    };
+    return output.write(`${Array.isArray(value) ? `[${value.map(line).join(',')}]` : line(value)}\n`);
   }
 
   #opened(id: RequestId): void {

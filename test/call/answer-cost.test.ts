@@ -9,7 +9,6 @@ import { runInNewContext } from 'node:vm';
 import { describe, expect, it } from 'vitest';
 import { itemsAResultCanShow, render } from '../../src/call/render.js';
 import { listProducts } from '../../src/catalogue/apigateway.js';
-import { CREDENTIAL_HEADERS } from '../../src/upstream/auth.js';
 import { interpretResponse } from '../../src/upstream/response.js';
 import { Redactor } from '../../src/util/redact.js';
 import { compiled } from '../helpers/attempts.js';
@@ -18,7 +17,7 @@ import { SECRETS } from '../helpers/upstream.js';
 
 const MiB = 1024 * 1024;
 const operation = compiled(listProducts);
-const redactor = new Redactor(SECRETS, CREDENTIAL_HEADERS);
+const redactor = new Redactor(SECRETS);
 const pause = () => Promise.resolve();
 
 /** An E7 answer of tiny products, about `bytes` long; every 50th with a numeric productId (off the spec). */

@@ -162,3 +162,79 @@ export function spell(random: Random, inner: string): Omit<Case, 'secret'> {
 /** What is left of a secret after decoding `text` the way it was encoded (the innermost layer last). */
 export const decodeAll = (text: string, layers: readonly Encoding[]) =>
   layers.reduceRight((decoded, layer) => layer.decode(decoded), text);
+
+// ------------------------------------------------------------------------------ the forms of issue 32 (H1 and L1)
+
+const RFC4648_BASE32 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ234567';
+/** RFC 4648 base32, with its padding. */
+export function base32(bytes: Buffer): string {
+  let bits = '';
+  for (const byte of bytes) bits += byte.toString(2).padStart(8, '0');
+  let out = '';
+  for (let at = 0; at < bits.length; at += 5) out += RFC4648_BASE32[parseInt(bits.slice(at, at + 5).padEnd(5, '0'), 2)];
+  return out.padEnd(Math.ceil(out.length / 8) * 8, '=');
+}
+
+/** Adobe's ASCII85 (`z` for a group of zeros) or, with the Z85 digits, ZeroMQ's; a short last group as specified. */
+export function base85(bytes: Buffer, digits = ASCII85_DIGITS): string {
+  let out = '';
+  for (let at = 0; at < bytes.length; at += 4) {
+    const group = Buffer.alloc(4);
+    bytes.copy(group, 0, at, Math.min(at + 4, bytes.length));
+    const taken = Math.min(4, bytes.length - at);
+    let value = group.readUInt32BE(0);
+    if (value === 0 && taken === 4 && digits === ASCII85_DIGITS) {
+      out += 'z';
+      continue;
+    }
+    const chars: string[] = [];
+    for (let k = 0; k < 5; k += 1) {
+      chars.unshift(digits[value % 85]!);
+      value = Math.floor(value / 85);
+    }
+    out += chars.slice(0, taken + 1).join('');
+  }
+  return out;
+}
+const ASCII85_DIGITS = Array.from({ length: 85 }, (_, i) => String.fromCharCode(33 + i)).join('');
+export const Z85_DIGITS = '0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ.-:+=^!/*?&<>()[]{}@%$#';
+
+const signed = (byte: number) => (byte > 127 ? byte - 256 : byte);
+const rot13 = (text: string) =>
+  text.replace(/[a-z]/gi, (c) => {
+    const base = c <= 'Z' ? 65 : 97;
+    return String.fromCharCode(((c.charCodeAt(0) - base + 13) % 26) + base);
+  });
+const fullwidth = (text: string) =>
+  [...text].map((c) => (c > ' ' && c <= '~' ? String.fromCharCode(c.charCodeAt(0) + 0xfee0) : c)).join('');
+
+/** A secret spelled one way of issue 32's, inside other bytes where the form has any (at a byte offset of `pad`). */
+export interface Form {
+  name: string;
+  spell(secret: string, pad?: number): string;
+}
+const around = (secret: string, pad: number) =>
+  Buffer.concat([Buffer.from('x'.repeat(pad)), Buffer.from(secret, 'utf8'), Buffer.from(' tail')]);
+
+export const FORMS: readonly Form[] = [
+  { name: "Node's Buffer as JSON", spell: (s) => JSON.stringify({ type: 'Buffer', data: [...Buffer.from(s)] }) },
+  { name: "Go's []byte", spell: (s) => `[${[...Buffer.from(s)].join(' ')}]` },
+  { name: "Java's byte[] (signed)", spell: (s) => `[${[...Buffer.from(s)].map(signed).join(', ')}]` },
+  { name: "Go's %o (octal)", spell: (s) => `[${[...Buffer.from(s)].map((b) => b.toString(8)).join(' ')}]` },
+  { name: 'C octal literals', spell: (s) => `{${[...Buffer.from(s)].map((b) => `0${b.toString(8)}`).join(', ')}}` },
+  { name: 'C hex literals', spell: (s) => `{${[...Buffer.from(s)].map((b) => `0x${b.toString(16)}`).join(',')}}` },
+  { name: 'base32', spell: (s, pad = 0) => base32(around(s, pad)) },
+  { name: 'base32 in lower case', spell: (s, pad = 0) => base32(around(s, pad)).toLowerCase() },
+  { name: 'ASCII85', spell: (s, pad = 0) => `<~${base85(around(s, pad))}~>` },
+  { name: 'Z85', spell: (s, pad = 0) => base85(around(s, pad), Z85_DIGITS) },
+  { name: 'reversed', spell: (s) => [...s].reverse().join('') },
+  { name: 'ROT13', spell: rot13 },
+  { name: 'spaced out', spell: (s) => [...s].join(' ') },
+  { name: 'zero-width spaces between', spell: (s) => [...s].join('\u200b') },
+  { name: 'zero-width joiners between', spell: (s) => [...s].join('\u200d') },
+  { name: 'soft hyphens between', spell: (s) => [...s].join('\u00ad') },
+  { name: 'fullwidth', spell: fullwidth },
+  { name: 'wrapped at 7 columns', spell: (s) => s.replace(/.{7}(?=.)/g, '$&\n') },
+  { name: 'wrapped with CRLF and an indent', spell: (s) => s.replace(/.{10}(?=.)/g, '$&\r\n    ') },
+  { name: 'reversed base64', spell: (s) => [...Buffer.from(s).toString('base64')].reverse().join('') },
+];
