@@ -169,3 +169,14 @@ describe('Redactor, an answer without a secret is left as it is (issue 33, item 
     expect(await call.redactInWindows(json)).toBe(json);
   });
 });
+
+describe('Redactor, a byte list of millions of numbers', () => {
+  it('reads it number by number, without running out of stack, and finds a key inside it', async () => {
+    const numbers = '7,'.repeat(2_000_000);
+    const bytes = [...Buffer.from(KEY)].join(',');
+    const text = `[${numbers}${bytes},${numbers}7]`;
+    const clean = await base.redactInWindows(text);
+    expect(clean).not.toContain(bytes);
+    expect(base.redact(`[${numbers}7]`)).toBe(`[${numbers}7]`);
+  });
+});

@@ -8,23 +8,23 @@
  */
 import { Builder, forEachRun, unitsOf, type Decoder } from './view.js';
 
+interface Token {
+  at: number;
+  text: string;
+}
+
 /** What a byte list is made of: where one may be, the regular expression reads. */
 const LIST_UNITS = unitsOf('0123456789abcdefABCDEFxXoO-,; \t\r\n');
 
-const NUMBER = String.raw`-?(?:0[xX][0-9a-fA-F]{1,2}|0[oO][0-7]{1,3}|[0-9]{1,4})`;
-const SEPARATOR = String.raw`(?:[ \t]*[,;][ \t\r\n]*|[ \t\r\n]+)`;
-const lists = new Map<number, RegExp>();
-function listsOf(min: number): RegExp {
-  let pattern = lists.get(min);
-  if (!pattern) {
-    // Not part of a longer number or word (`1.5`, `v2`): a list stands apart.
-    pattern = new RegExp(String.raw`(?<![\w.])${NUMBER}(?:${SEPARATOR}${NUMBER}){${min - 1},}(?![\w.])`, 'g');
-    lists.set(min, pattern);
-  }
-  pattern.lastIndex = 0;
-  return pattern;
-}
-const TOKEN = /-?(?:0[xXoO])?[0-9a-fA-F]+/g;
+/** One number of a list, whole: a token that is anything else breaks the list. */
+const NUMBER = /^-?(?:0[xX][0-9a-fA-F]{1,2}|0[oO][0-7]{1,3}|[0-9]{1,4})$/;
+/** What may stand between two numbers: one comma or semicolon (no line break before it), or white space alone. */
+const SEPARATOR = /^(?:[ \t]*[,;][ \t\r\n]*|[ \t\r\n]+)$/;
+/** The separator characters; a token is a stretch of anything else of the run. */
+const SEPARATORS = unitsOf(',; \t\r\n');
+const isSeparator = (code: number) => code < 128 && SEPARATORS[code] === 1;
+/** Before or after a list, a unit of a longer number or word (`1.5`, `v2`): a list stands apart. */
+const WORDY = /[\w.]/;
 
 /** A number's byte, read in `base` (0x and 0o say their own), or -1 when it is none. */
 function byteOf(token: string, base: 8 | 10): number {
@@ -44,25 +44,39 @@ function byteOf(token: string, base: 8 | 10): number {
 export const decodeByteLists: Decoder = (view, min) => {
   const { text } = view;
   let builder: Builder | undefined;
-  const pattern = listsOf(min);
-  // A list of `min` numbers is at least 2 * min - 1 units long.
+  // A list of `min` numbers is at least 2 * min - 1 units long. Each run is read token by token, once: a regular
+  // expression of the whole list would backtrack through a run of millions of numbers (4 MiB of `7,7,…`) and run out
+  // of stack.
   forEachRun(text, LIST_UNITS, 2 * min - 1, Infinity, (from, to) => {
-    // The run alone, and the unit before it: the pattern looks there for what a list cannot follow. (On the whole
-    // text, a search that finds no list in the run would go on to the text's end: a pass per run.)
-    const start = Math.max(0, from - 1);
-    const run = text.slice(start, to);
-    pattern.lastIndex = 0;
-    for (let list = pattern.exec(run); list; list = pattern.exec(run)) readList(list, start);
+    let list: Token[] = [];
+    const close = () => {
+      if (list.length >= min) readList(list);
+      list = [];
+    };
+    let at = from;
+    let gapFrom = from;
+    while (at < to) {
+      let end = at;
+      while (end < to && !isSeparator(text.charCodeAt(end))) end += 1;
+      const token = text.slice(at, end);
+      const before = at === from ? text[at - 1] : undefined;
+      const after = end === to ? text[end] : undefined;
+      const apart = (before === undefined || !WORDY.test(before)) && (after === undefined || !WORDY.test(after));
+      if (!NUMBER.test(token) || !apart) close();
+      else {
+        if (list.length > 0 && !SEPARATOR.test(text.slice(gapFrom, at))) close();
+        list.push({ at, text: token });
+      }
+      gapFrom = end;
+      at = end;
+      while (at < to && isSeparator(text.charCodeAt(at))) at += 1;
+    }
+    close();
     return to;
   });
   return builder?.view();
 
-  function readList(list: RegExpExecArray, offset: number): void {
-    const tokens: { at: number; text: string }[] = [];
-    TOKEN.lastIndex = 0;
-    for (let token = TOKEN.exec(list[0]); token; token = TOKEN.exec(list[0])) {
-      tokens.push({ at: offset + list.index + token.index, text: token[0] });
-    }
+  function readList(tokens: readonly Token[]): void {
     for (const base of [10, 8] as const) {
       // The longest stretches of numbers that are bytes in this base.
       let from = 0;
