@@ -1,3 +1,4 @@
+import { readFile } from 'node:fs/promises';
 import { ConfigError, parseCommand, usage, type Config } from './config.js';
 import { CREDENTIAL_HEADERS } from './upstream/auth.js';
 import { createUpstream } from './upstream/http.js';
@@ -68,6 +69,9 @@ async function main(): Promise<void> {
     log,
     redactor,
     telemetry,
+    // The build writes the views' pages beside the chunks (scripts/build.mjs); this module is bundled into
+    // dist/chunks/, so they are one directory up.
+    readViewFile: (file) => readFile(new URL(`../app-views/${file}`, import.meta.url), 'utf8'),
   };
   const createServer = createServerFactory(config, deps);
   // undici and the call pipeline are loaded on the first call; hosts send initialize and tools/list at once and the

@@ -15,6 +15,7 @@ import { translateText } from './catalogue/translation.js';
 import { registerCompletion } from './mcp/completion.js';
 import { registerPrompts } from './mcp/prompts.js';
 import { registerResources } from './mcp/resources.js';
+import { appViews, declaringView, type ReadViewFile } from './mcp/app-views/app-views.js';
 import { sharedLazyValidator } from './mcp/schema-validator.js';
 import { TOOL_DEFINITIONS } from './mcp/tool-definitions.js';
 import { serverInstructions } from './mcp/instructions.js';
@@ -44,6 +45,8 @@ export interface ServerDeps {
   redactor?: Redactor;
   /** OpenTelemetry, when the OTEL_* variables ask for it (loaded by main.ts); none: nothing is traced. */
   telemetry?: Telemetry;
+  /** Reads the pages of the app views from the build's output (main.ts); none: resources/read of a view fails. */
+  readViewFile?: ReadViewFile;
 }
 
 /** How one server differs from the process's defaults: an HTTP client's narrowing, and whether it may ask for forms. */
@@ -108,8 +111,11 @@ export function createServerFactory(config: Config, deps: ServerDeps): ServerFac
   const defaultRegion = config.streamingRegion;
   const compiled = new Map(CATALOGUE.map((op) => [op, compileOperation(op, { defaultRegion })]));
   const operation = <Op extends (typeof CATALOGUE)[number]>(op: Op) => compiled.get(op)! as CompiledOperation<Op>;
+  const views = appViews(config.appViews, deps.readViewFile);
   const handlers: ToolHandler[] = [
-    ...CATALOGUE.map((op) => catalogueTool(operation(op), definition(op.name), frame, defaultRegion)),
+    ...CATALOGUE.map((op) =>
+      catalogueTool(operation(op), declaringView(definition(op.name), views), frame, defaultRegion),
+    ),
     translateAndSummarizeTool(definition(WORKFLOW_TOOL_NAME), frame, {
       translate: operation(translateText),
       complete: operation(createCompletion),
@@ -174,7 +180,7 @@ export function createServerFactory(config: Config, deps: ServerDeps): ServerFac
       client,
     });
     const enabled = (tool: string) => handlers.some((h) => h.facts.name === tool && isEnabled(policy, h.facts));
-    const resources = registerResources(server, enabled);
+    const resources = registerResources(server, enabled, views);
     const prompts = registerPrompts(server, enabled);
     registerCompletion(server, { ...resources, prompts });
     return server;
