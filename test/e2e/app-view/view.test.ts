@@ -36,7 +36,7 @@ type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-ex
 /** Serves the host page and its script (the bridge, bundled for the browser) on loopback. */
 async function hostServer(): Promise<{ server: Server; origin: string }> {
   const bundle = await rolldown({
-    input: fileURLToPath(new URL('./host-page.ts', import.meta.url)),
+    input: fileURLToPath(new URL('../../../scripts/lib/app-view-host.ts', import.meta.url)),
     platform: 'browser',
     logLevel: 'warn',
   });
@@ -205,10 +205,11 @@ describe.skipIf(!haveChromium)('the app view in a real browser (chromium)', () =
     expect(await coast.frame.innerText('.notice')).toContain('No road or land-lot address here');
 
     const sea = await h.show('sea', { coords: '129.4,35.0', orders: ALL });
+    expect((await fields(sea.frame))['Point asked']).toBe('129.4, 35.0 (EPSG:4326)');
     expect(resultsOf(sea.result)).toEqual([]);
     const status = sea.result.structuredContent!.status as Json;
     expect(await sea.frame.innerText('.notice')).toBe(
-      `No address here: the service found nothing at this point (status ${status.code}, ${status.name}), as at sea.`,
+      `No address here: the service found nothing at this point (status ${status.code}, ${status.name}). Points at sea have none.`,
     );
     expect(h.errors).toEqual([]);
     if (process.env.APP_VIEW_SCREENSHOTS) {

@@ -57,7 +57,8 @@ export interface AnswerView {
 }
 
 export interface Asked {
-  point?: Coordinates;
+  /** The point in sourcecrs; `written` as the call wrote it ("129.4, 35.0"). */
+  point?: Coordinates & { written: string };
   sourcecrs: string;
   targetcrs: string;
   orders: string[];
@@ -74,8 +75,12 @@ export function askedOf(args: Record<string, unknown> | undefined): Asked {
   const sourcecrs = (text(args?.sourcecrs) ?? DEFAULT_CRS).toUpperCase();
   const targetcrs = (text(args?.targetcrs) ?? DEFAULT_CRS).toUpperCase();
   const orders = (text(args?.orders) ?? DEFAULT_ORDERS.join(',')).split(',').map((o) => o.trim());
-  const [x, y] = (text(args?.coords) ?? '').split(',').map((n) => Number(n.trim()));
-  const point = Number.isFinite(x) && Number.isFinite(y) ? { crs: sourcecrs, x: x!, y: y! } : undefined;
+  const parts = (text(args?.coords) ?? '').split(',').map((n) => n.trim());
+  const [x, y] = parts.map(Number);
+  const point =
+    parts.length === 2 && Number.isFinite(x) && Number.isFinite(y)
+      ? { crs: sourcecrs, x: x!, y: y!, written: parts.join(', ') }
+      : undefined;
   const callback = text(args?.callback);
   return {
     point,

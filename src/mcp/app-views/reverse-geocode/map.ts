@@ -100,7 +100,8 @@ function schematic({ answer, point, wgs84 }: MapInput): HTMLElement {
       ),
     );
   });
-  const cx = width / 2;
+  // With no region the label is long: the point goes to the left.
+  const cx = levels.length > 0 ? width / 2 : 24;
   const cy = levels.length * inset + 26 + 10;
   svg.append(
     svgEl('circle', { cx, cy, r: 6, fill: '#dc2626', stroke: '#fff', 'stroke-width': 2 }),

@@ -65,8 +65,8 @@ function wgs84(point: Coordinates | undefined): [number, number] | undefined {
 }
 
 const degrees = (value: number) => value.toFixed(7);
-const pair = (c: Coordinates) => `${c.x}, ${c.y} (${c.crs})`;
-function withWgs84(c: Coordinates): string {
+const pair = (c: Coordinates & { written?: string }) => `${c.written ?? `${c.x}, ${c.y}`} (${c.crs})`;
+function withWgs84(c: Coordinates & { written?: string }): string {
   if (c.crs === 'EPSG:4326') return pair(c);
   const w = wgs84(c);
   return w ? `${pair(c)}; WGS 84: ${degrees(w[0])}, ${degrees(w[1])}` : pair(c);
@@ -78,7 +78,7 @@ function render(args: Record<string, unknown> | undefined, result: CallToolResul
   answerBox.replaceChildren();
   const point = asked.point;
   subtitle.textContent = point
-    ? `The point ${point.x}, ${point.y} (${point.crs})${how ? `, ${how}` : ''}`
+    ? `The point ${point.written} (${point.crs})${how ? `, ${how}` : ''}`
     : 'The point of this call is not known to the view.';
   if (result.isError) {
     const text = result.content?.map((c) => (c.type === 'text' ? c.text : '')).join('\n') ?? '';
@@ -112,7 +112,11 @@ function nothingHere(answer: AnswerView, asked: Asked): HTMLElement[] {
   if (answer.resultCount === 0) {
     const said = answer.status?.name ? ` (status ${answer.status.code ?? '?'}, ${answer.status.name})` : '';
     return [
-      el('p', { class: 'notice' }, `No address here: the service found nothing at this point${said}, as at sea.`),
+      el(
+        'p',
+        { class: 'notice' },
+        `No address here: the service found nothing at this point${said}. Points at sea have none.`,
+      ),
     ];
   }
   if (!asked.orders.includes('addr') && !asked.orders.includes('roadaddr')) {

@@ -1,9 +1,11 @@
 /**
- * A host page for the browser test, built on the MCP Apps extension's own host-side bridge (AppBridge of
- * @modelcontextprotocol/ext-apps/app-bridge): each call's view in a sandboxed frame of its own (an opaque origin, so
- * not the host's), under the content-security policy a host builds from the resource's `_meta.ui.csp` (as SEP-1865's
- * "CSP Construction from Metadata" writes it), with the call's input and result handed over by the bridge. The MCP
- * client is the test's (Node, over stdio): the page reaches it through the functions the test exposes.
+ * A host page for the browser test (test/e2e/app-view/) and the demo's preview (`npm run demo -- --view`), built on
+ * the MCP Apps extension's own host-side bridge (AppBridge of @modelcontextprotocol/ext-apps/app-bridge): each call's
+ * view in a sandboxed frame of its own (an opaque origin, so not the host's), under the content-security policy a
+ * host builds from the resource's `_meta.ui.csp` (as SEP-1865's "CSP Construction from Metadata" writes it), with the
+ * call's input and result handed over by the bridge. The MCP client is in Node (the test's or the demo's, over
+ * stdio): the page reaches it through window.mcpCall and window.mcpRead, which the test exposes, or the demo's page
+ * defines over its loopback server.
  */
 import { AppBridge, PostMessageTransport, buildAllowAttribute } from '@modelcontextprotocol/ext-apps/app-bridge';
 
