@@ -191,7 +191,8 @@ export const ENV_VARIABLES = [
     details:
       "E.g. `https://tiles.example.org/{z}/{x}/{y}.png`: an http(s) URL with `{z}`, `{x}` and `{y}` (Web Mercator tiles). Its origin is declared in the view's " +
       'content-security policy (`_meta.ui.csp.resourceDomains`), so that the host lets the view load images from it ' +
-      'and from nowhere else. Use a tile server whose terms allow it, and say whose tiles they are.',
+      'and from nowhere else. The URL reaches every browser that shows the view: put no key in it. Use a tile ' +
+      'server whose terms allow it.',
   },
   {
     name: 'SVC_TIMEOUT_MS',

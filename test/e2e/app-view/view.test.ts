@@ -122,7 +122,8 @@ const named = (result: Result, name: string) => resultsOf(result).find((r) => r.
 const addition = (land: Json, type: string) =>
   Object.values(land).find((a: Json) => a && typeof a === 'object' && a.type === type)?.value as string | undefined;
 
-describe.skipIf(!haveChromium)('the app view in a real browser (chromium)', () => {
+// A frame out of the viewport is not painted by chromium (its animation frames stop): waits poll on a timer instead.
+describe.skipIf(!haveChromium)('the app view in a real browser (chromium)', { timeout: 60_000 }, () => {
   let browser: Browser;
   let host: { server: Server; origin: string };
   let mcp: SpawnedServer;
@@ -209,12 +210,38 @@ describe.skipIf(!haveChromium)('the app view in a real browser (chromium)', () =
     expect(resultsOf(sea.result)).toEqual([]);
     const status = sea.result.structuredContent!.status as Json;
     expect(await sea.frame.innerText('.notice')).toBe(
-      `No address here: the service found nothing at this point (status ${status.code}, ${status.name}). Points at sea have none.`,
+      `No address here: the service found nothing at this point (status ${status.code}, ${status.name}: ` +
+        `${status.message}). Points at sea have none.`,
     );
-    expect(h.errors).toEqual([]);
+    // The coast asked for addresses only: status 3 too, and the view says the dong may still resolve; one button
+    // asks for all four through the host.
+    const only = await h.show('only', { coords: '129.1587,35.1586', orders: 'addr,roadaddr' });
+    expect(resultsOf(only.result)).toEqual([]);
+    expect(await only.frame.innerText('.notice')).toContain(
+      'Only addresses were asked for: near coasts the dong may resolve where they do not.',
+    );
+    await only.frame.getByRole('button', { name: 'Ask for all four: dong codes and addresses' }).click();
+    await only.frame.waitForFunction(() => document.querySelector('dl dt')?.textContent === 'Region', undefined, {
+      polling: 100,
+    });
+    expect((await fields(only.frame))['Statutory dong']).toBe(`${legal.region.area3.name} ${legal.code.id} L`);
     if (process.env.APP_VIEW_SCREENSHOTS) {
       await h.page.screenshot({ path: join(process.env.APP_VIEW_SCREENSHOTS, 'coast-sea.png'), fullPage: true });
     }
+    expect(h.errors).toEqual([]);
+    await h.context.close();
+  });
+
+  it("shows a failed call's error, and an answer asked as XML as the text it is", async () => {
+    const h = await openHost(browser, host.origin, mcp);
+    const failed = await h.show('failed', { coords: 'not a point' });
+    const contentText = (r: Result) => ((r as Json).content as { text: string }[])[0]!.text;
+    expect(failed.result.isError).toBe(true);
+    expect(await failed.frame.innerText('.notice')).toBe('The call failed:');
+    expect(await failed.frame.innerText('pre')).toBe(contentText(failed.result));
+    const xml = await h.show('xml', { coords: '127.49255,37.49261', output: 'xml' });
+    expect(await xml.frame.innerText('pre')).toBe(contentText(xml.result));
+    expect(h.errors).toEqual([]);
     await h.context.close();
   });
 
@@ -251,7 +278,13 @@ describe.skipIf(!haveChromium)('the app view in a real browser (chromium)', () =
     const before = logged();
     await frame.getByLabel('Coordinates in').selectOption('EPSG:3857');
     await frame.getByRole('button', { name: 'Ask again' }).click();
-    await frame.waitForFunction(() => document.getElementById('subtitle')?.textContent?.includes('EPSG:3857'));
+    await frame.waitForFunction(
+      () => document.getElementById('subtitle')?.textContent?.includes('EPSG:3857'),
+      undefined,
+      {
+        polling: 100,
+      },
+    );
     expect(logged()).toBe(before + 1);
     const direct = (await mcp.call(TOOL, {
       coords: '129.13599,35.16902',
@@ -280,10 +313,10 @@ describe.skipIf(!haveChromium)('the app view in a real browser (chromium)', () =
       'Copy the land-lot address in Korean',
       'Copy the land-lot address romanised',
       'Ask again',
-      'Ask with road and land-lot addresses',
+      'Ask for all four: dong codes and addresses',
     ]) {
       const count = await frame.getByRole('button', { name, exact: true }).count();
-      expect(count, name).toBe(name.startsWith('Ask with') ? 0 : 1);
+      expect(count, name).toBe(name.startsWith('Ask for all') ? 0 : 1);
     }
     // Tab walks the controls in the order they are read.
     const controls = await frame.$$eval('button, select', (all) =>
@@ -318,7 +351,13 @@ describe.skipIf(!haveChromium)('the app view in a real browser (chromium)', () =
       const h = await openHost(browser, host.origin, tiled);
       const { frame, csp } = await h.show('tiles', { coords: '126.97843,37.56668', orders: ALL });
       expect(csp).toContain(`img-src data: ${tiles.origin}`);
-      await frame.waitForFunction(() => [...document.images].every((img) => img.complete && img.naturalWidth > 0));
+      await frame.waitForFunction(
+        () => [...document.images].every((img) => img.complete && img.naturalWidth > 0),
+        undefined,
+        {
+          polling: 100,
+        },
+      );
       const fromView = h.requests.filter((r) => r.fromView).map((r) => new URL(r.url));
       expect(fromView.length).toBeGreaterThan(0);
       expect(fromView.every((u) => u.origin === tiles.origin && /^\/16\/\d+\/\d+\.png$/.test(u.pathname))).toBe(true);

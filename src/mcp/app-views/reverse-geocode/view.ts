@@ -110,14 +110,12 @@ function render(args: Record<string, unknown> | undefined, result: CallToolResul
 /** Rule 1 and status 3 said plainly: no address is an answer, not a failure. */
 function nothingHere(answer: AnswerView, asked: Asked): HTMLElement[] {
   if (answer.resultCount === 0) {
-    const said = answer.status?.name ? ` (status ${answer.status.code ?? '?'}, ${answer.status.name})` : '';
-    return [
-      el(
-        'p',
-        { class: 'notice' },
-        `No address here: the service found nothing at this point${said}. Points at sea have none.`,
-      ),
-    ];
+    const { code, name, message } = answer.status ?? {};
+    const said = name ? ` (status ${code ?? '?'}, ${name}${message ? `: ${message}` : ''})` : '';
+    const why = asked.orders.some((o) => o === 'legalcode' || o === 'admcode')
+      ? 'Points at sea have none.'
+      : 'Only addresses were asked for: near coasts the dong may resolve where they do not.';
+    return [el('p', { class: 'notice' }, `No address here: the service found nothing at this point${said}. ${why}`)];
   }
   if (!asked.orders.includes('addr') && !asked.orders.includes('roadaddr')) {
     return [
@@ -224,11 +222,11 @@ function actions(asked: Asked): void {
     void callAgain({ targetcrs }, `asked again by the view with coordinates in ${targetcrs}`);
   });
   box.append(el('label', { for: 'crs' }, 'Coordinates in'), select, ask);
-  if (!asked.orders.includes('addr') || !asked.orders.includes('roadaddr')) {
-    const more = el('button', { type: 'button' }, 'Ask with road and land-lot addresses');
+  if (ALL_ORDERS.split(',').some((order) => !asked.orders.includes(order))) {
+    const more = el('button', { type: 'button' }, 'Ask for all four: dong codes and addresses');
     more.addEventListener(
       'click',
-      () => void callAgain({ orders: ALL_ORDERS }, 'asked again by the view with addresses'),
+      () => void callAgain({ orders: ALL_ORDERS }, `asked again by the view for ${ALL_ORDERS}`),
     );
     box.append(more);
   }
