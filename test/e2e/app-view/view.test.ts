@@ -7,6 +7,7 @@ import { rolldown } from 'rolldown';
 import type { Browser, BrowserContext, Frame, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REVERSE_GEOCODE_VIEW } from '../../../src/mcp/app-views/app-views.js';
+import { SANDBOX_CREDENTIALS } from '../../../src/sandbox/credentials.js';
 import { createCrsConverter } from '../../../src/sandbox/maps/crs.js';
 import { spawnServer, type SpawnedServer } from '../../helpers/spawn-server.js';
 
@@ -179,6 +180,9 @@ describe.skipIf(!haveChromium)('the app view in a real browser (chromium)', { ti
     expect(f['Region']).toBe(
       `${legal.region.area1.name} (${legal.region.area1.alias}) › ${legal.region.area2.name} › ${legal.region.area3.name}`,
     );
+    // No credential of the sandbox's anywhere in the frame, markup included (the maps key pair signs this very call).
+    const frameHtml = await frame.content();
+    for (const secret of Object.values(SANDBOX_CREDENTIALS)) expect(frameHtml).not.toContain(secret);
     // The schematic names the levels for a screen reader.
     const label = await frame.getAttribute('svg[role="img"]', 'aria-label');
     expect(label).toContain(legal.region.area3.name);
@@ -308,16 +312,21 @@ describe.skipIf(!haveChromium)('the app view in a real browser (chromium)', { ti
     expect(await frame.getAttribute('html', 'lang')).toBe('en');
     expect(await frame.getByRole('combobox', { name: 'Coordinates in' }).count()).toBe(1);
     for (const name of [
-      'Copy the road address in Korean',
-      'Copy the road address romanised',
-      'Copy the land-lot address in Korean',
-      'Copy the land-lot address romanised',
+      'Copy in Korean: the road address',
+      'Copy romanised: the road address',
+      'Copy in Korean: the land-lot address',
+      'Copy romanised: the land-lot address',
       'Ask again',
       'Ask for all four: dong codes and addresses',
     ]) {
       const count = await frame.getByRole('button', { name, exact: true }).count();
       expect(count, name).toBe(name.startsWith('Ask for all') ? 0 : 1);
     }
+    // Every button's name begins with the words it shows (so that speech input finds it by them).
+    const names = await frame.$$eval('button', (all) =>
+      all.map((b) => ({ text: b.textContent ?? '', name: b.getAttribute('aria-label') ?? b.textContent ?? '' })),
+    );
+    for (const { text, name } of names) expect(name.startsWith(text), name).toBe(true);
     // Tab walks the controls in the order they are read.
     const controls = await frame.$$eval('button, select', (all) =>
       all.map((e) => e.getAttribute('aria-label') ?? e.id ?? e.textContent),
@@ -336,9 +345,9 @@ describe.skipIf(!haveChromium)('the app view in a real browser (chromium)', { ti
     expect(walked).toEqual(controls);
     const road = named(result, 'roadaddr')!;
     const korean = `${road.region.area1.name} ${road.region.area2.name} ${road.land.name} ${road.land.number1}`;
-    await frame.getByRole('button', { name: 'Copy the road address in Korean' }).click();
+    await frame.getByRole('button', { name: 'Copy in Korean: the road address' }).click();
     await expect.poll(() => frame.innerText('#status')).toContain(korean);
-    await frame.getByRole('button', { name: 'Copy the road address romanised' }).click();
+    await frame.getByRole('button', { name: 'Copy romanised: the road address' }).click();
     await expect.poll(() => frame.innerText('#status')).toContain('6 Buljeong-ro, Seongnam-si Bundang-gu, Gyeonggi-do');
     expect(h.errors).toEqual([]);
     await h.context.close();

@@ -177,12 +177,13 @@ function address(a: Address, what: string): HTMLElement {
     el(
       'span',
       { class: 'copy' },
-      copyButton('Copy in Korean', `Copy the ${what} in Korean`, a.korean),
-      copyButton('Copy romanised', `Copy the ${what} romanised`, latin),
+      copyButton('Copy in Korean', `Copy in Korean: the ${what}`, a.korean),
+      copyButton('Copy romanised', `Copy romanised: the ${what}`, latin),
     ),
   );
 }
 
+/** The visible text begins the accessible name (which says which address), so that speech input finds it. */
 function copyButton(text: string, label: string, value: string): HTMLElement {
   const button = el('button', { type: 'button', 'aria-label': label }, text);
   button.addEventListener('click', () => void copy(value));
