@@ -116,12 +116,18 @@ describe.each<Kind>(['v1', 'v2-legacy', 'v2-modern'])('a client without the exte
 });
 
 it('SVC_APP_VIEWS=false turns the view off as --no-app-views does', async () => {
-  const client = await connect('v1', [], { SVC_APP_VIEWS: 'false' });
+  const [on, off] = await Promise.all([
+    connect('v1', [], { SVC_APP_VIEWS: 'true' }),
+    connect('v1', [], { SVC_APP_VIEWS: 'false' }),
+  ]);
+  const metaOf = async (client: AnyClient) =>
+    (await client.listTools()).tools.find((t) => t.name === 'maps_reverse_geocode')!._meta;
   try {
-    const { tools } = await client.listTools();
-    expect(tools.find((t) => t.name === 'maps_reverse_geocode')!._meta).toBeUndefined();
+    expect(await metaOf(on)).toEqual({ ui: { resourceUri: REVERSE_GEOCODE_VIEW.uri } });
+    expect(await metaOf(off)).toBeUndefined();
+    await expect(off.readResource({ uri: REVERSE_GEOCODE_VIEW.uri })).rejects.toThrow(/not found/i);
   } finally {
-    await client.close();
+    await Promise.all([on.close(), off.close()]);
   }
 });
 
