@@ -50,12 +50,7 @@ export const FLAGS = {
   tools: { type: 'string', value: '<a,b>', help: 'offer only these tools' },
   services: { type: 'string', value: '<a,b>', help: 'offer only the tools of these services (ids as in SVC_SERVICES)' },
   'no-confirm': { type: 'boolean', help: 'run destructive calls (E11, E15) without asking the user first' },
-  'no-app-views': {
-    type: 'boolean',
-    help: 'declare and serve no MCP Apps view (as SVC_APP_VIEWS=false)',
-    details:
-      'The map view of `maps_reverse_geocode`: hosts that render MCP Apps then show its results as text only ([App views](docs/app-views.md))',
-  },
+  'no-app-views': { type: 'boolean', help: 'declare and serve no MCP Apps view (as SVC_APP_VIEWS=false)' },
   help: { type: 'boolean', short: 'h' },
   version: { type: 'boolean', short: 'v' },
 } as const satisfies Record<string, Flag>;
