@@ -29,6 +29,7 @@ declare global {
       uri: string,
       args: Record<string, unknown>,
       result: Record<string, unknown>,
+      options?: { withoutPermissions?: boolean },
     ): Promise<{ csp: string }>;
   }
 }
@@ -51,7 +52,7 @@ function policy(csp: Csp | undefined): string {
     .join('; ');
 }
 
-window.showView = async (id, uri, args, result) => {
+window.showView = async (id, uri, args, result, options = {}) => {
   const read = await window.mcpRead(uri);
   const content = read.contents[0]!;
   if (content.mimeType !== 'text/html;profile=mcp-app') throw new Error(`not an app view: ${content.mimeType}`);
@@ -63,7 +64,10 @@ window.showView = async (id, uri, args, result) => {
   frame.id = id;
   frame.title = `Reverse geocoding view (${id})`;
   frame.setAttribute('sandbox', 'allow-scripts');
-  frame.setAttribute('allow', buildAllowAttribute(content._meta?.ui?.permissions as never));
+  // A host may grant the permissions the view asks for (SEP-1865: MAY), or not.
+  if (!options.withoutPermissions) {
+    frame.setAttribute('allow', buildAllowAttribute(content._meta?.ui?.permissions as never));
+  }
   frame.style.cssText = 'width: 760px; height: 400px; border: 1px solid #999; display: block; margin: 8px 0;';
   document.body.append(frame);
 

@@ -75,7 +75,11 @@ interface Host {
   requests: { url: string; fromView: boolean }[];
   errors: string[];
   /** Calls the tool through the test's client, then shows its view; returns the result and the view's frame. */
-  show(id: string, args: Json): Promise<{ result: Result; frame: Frame; csp: string }>;
+  show(
+    id: string,
+    args: Json,
+    options?: { withoutPermissions?: boolean },
+  ): Promise<{ result: Result; frame: Frame; csp: string }>;
 }
 
 async function openHost(browser: Browser, origin: string, mcp: SpawnedServer): Promise<Host> {
@@ -96,13 +100,14 @@ async function openHost(browser: Browser, origin: string, mcp: SpawnedServer): P
     context,
     requests,
     errors,
-    async show(id, args) {
+    async show(id, args, options = {}) {
       const result = (await mcp.call(TOOL, args)) as Result;
-      const { csp } = await page.evaluate(([i, u, a, r]) => window.showView(i, u, a, r), [
+      const { csp } = await page.evaluate(([i, u, a, r, o]) => window.showView(i, u, a, r, o), [
         id,
         URI,
         args,
         result,
+        options,
       ] as const);
       const frame = (await (await page.$(`#${id}`))!.contentFrame())!;
       await frame.waitForSelector('#answer > *');
@@ -349,6 +354,10 @@ describe.skipIf(!haveChromium)('the app view in a real browser (chromium)', { ti
     await expect.poll(() => frame.innerText('#status')).toContain(korean);
     await frame.getByRole('button', { name: 'Copy romanised: the road address' }).click();
     await expect.poll(() => frame.innerText('#status')).toContain('6 Buljeong-ro, Seongnam-si Bundang-gu, Gyeonggi-do');
+    // A host that grants no clipboard permission: the view copies another way, or says how, without an error.
+    const bare = await h.show('bare', { coords: '127.10522,37.35951', orders: ALL }, { withoutPermissions: true });
+    await bare.frame.getByRole('button', { name: 'Copy in Korean: the road address' }).click();
+    await expect.poll(() => bare.frame.innerText('#status')).toContain(korean);
     expect(h.errors).toEqual([]);
     await h.context.close();
   });

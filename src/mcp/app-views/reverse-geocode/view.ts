@@ -192,12 +192,16 @@ function copyButton(text: string, label: string, value: string): HTMLElement {
 
 /** The clipboard API where the host's frame allows it, else the older copy command; else the user is told. */
 async function copy(value: string): Promise<void> {
-  try {
-    await navigator.clipboard.writeText(value);
-    status.textContent = `Copied: ${value}`;
-    return;
-  } catch {
-    // Not allowed in this frame: try the copy command.
+  // Asked only where the frame's permissions policy allows it: a blocked call is a console error in chromium.
+  const policy = (document as { featurePolicy?: { allowsFeature(feature: string): boolean } }).featurePolicy;
+  if (navigator.clipboard && (policy?.allowsFeature('clipboard-write') ?? true)) {
+    try {
+      await navigator.clipboard.writeText(value);
+      status.textContent = `Copied: ${value}`;
+      return;
+    } catch {
+      // Refused (no user activation, or the host's choice): try the copy command.
+    }
   }
   const area = el('textarea', { 'aria-hidden': 'true', readonly: '' }) as HTMLTextAreaElement;
   area.value = value;
