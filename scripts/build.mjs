@@ -2,9 +2,9 @@
 // and then loads the server), dist/chunks/server-<hash>.js (src/main.ts and all it imports, loaded at every start),
 // and the chunks of what the server loads on demand (the sandbox, the HTTP transport, undici, telemetry). The bundle
 // is the source as written: nothing is swapped or replaced. Type checking is `npm run typecheck`; this step only
-// transpiles.
+// transpiles. Then the app views (src/mcp/app-views/): each page with its script bundled inline, into dist/app-views/.
 import { rolldown } from 'rolldown';
-import { chmod, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { BUNDLE_INPUT, BUNDLE_OUTPUT } from './lib/bundling.mjs';
 
@@ -24,8 +24,32 @@ const { output } = await bundle.write({
 });
 await bundle.close();
 await chmod('dist/cli.js', 0o755);
-const modules = output.flatMap((chunk) => (chunk.type === 'chunk' ? chunk.moduleIds : []));
+const viewModules = await buildView('src/mcp/app-views/reverse-geocode', 'reverse-geocode.html');
+const modules = [...output.flatMap((chunk) => (chunk.type === 'chunk' ? chunk.moduleIds : [])), ...viewModules];
 await writeFile('dist/THIRD_PARTY_NOTICES.txt', await notices(modules));
+
+/**
+ * An MCP Apps view is one self-contained HTML page (a host renders it in a sandboxed frame that may fetch nothing):
+ * `dir`/page.html with `dir`/view.ts and all it imports (the ext-apps SDK, proj4) bundled for the browser in place of
+ * its `<!--view-script-->`. Returns the modules it holds, for the notices.
+ */
+async function buildView(dir, file) {
+  const view = await rolldown({ input: `${dir}/view.ts`, platform: 'browser', logLevel: 'warn' });
+  const { output: chunks } = await view.generate({ ...BUNDLE_OUTPUT, format: 'iife' });
+  await view.close();
+  const [{ code, moduleIds }] = chunks;
+  // Inside <script>, only "</script" (and "<!--", which no minified code here holds) would end or change the element.
+  if (/<!--/.test(code)) throw new Error(`${dir}: the bundled script holds "<!--"`);
+  const script = `<script>${code.replace(/<\/script/gi, '<\\/script')}</script>`;
+  const page = await readFile(`${dir}/page.html`, 'utf8');
+  if (!page.includes('<!--view-script-->')) throw new Error(`${dir}/page.html has no <!--view-script-->`);
+  await mkdir('dist/app-views', { recursive: true });
+  await writeFile(
+    `dist/app-views/${file}`,
+    page.replace('<!--view-script-->', () => script),
+  );
+  return moduleIds;
+}
 
 /**
  * The licence of every package the bundle holds code of: the bundle is a copy of that code, and their licences

@@ -1,6 +1,8 @@
 // The newcomer's tour: a real MCP client starts `svc-platform-mcp --sandbox` over stdio, lists what the
 // server offers, calls tools of several services, shows state changing and a refused call, and runs the
 // translate-and-summarize flow. Everything runs against the embedded simulator: no account, no network.
+// `npm run demo -- --view` then serves a page on loopback that shows the map view of maps_reverse_geocode (an MCP
+// App) for a few points, and waits for Ctrl-C.
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { fileURLToPath } from 'node:url';
@@ -66,6 +68,14 @@ await call('Reverse geocode a point in Seoul', 'maps_reverse_geocode', {
   coords: '126.9783,37.5666',
   orders: 'legalcode,roadaddr',
 });
+const geocoder = tools.find((t) => t.name === 'maps_reverse_geocode');
+const viewUri = geocoder?._meta?.ui?.resourceUri;
+console.log(
+  viewUri
+    ? `  App view: the tool declares ${viewUri} (MCP Apps); hosts that render apps show the answer as a map.\n` +
+        '  See it here: npm run demo -- --view (docs/app-views.md).'
+    : '  App view: off (--no-app-views or SVC_APP_VIEWS=false).',
+);
 await call('Stream config groups, page 1 of 3', 'streaming_list_config_groups', {
   kafkaVersionCode: 2080100,
   pageSize: 10,
@@ -129,6 +139,23 @@ if (tools.some((t) => t.name === 'translate_and_summarize')) {
   console.log(
     `  ${result.isError ? '✗' : '✓'} ${short(result.structuredContent ?? result.content?.[0]?.text).replace(/\n/g, '\n  ')}`,
   );
+}
+
+if (process.argv.includes('--view') && viewUri) {
+  const { serveViewPreview } = await import('./lib/app-view-preview.mjs');
+  const all = 'legalcode,admcode,addr,roadaddr';
+  const url = await serveViewPreview(client, {
+    tool: 'maps_reverse_geocode',
+    uri: viewUri,
+    calls: [
+      { coords: '126.97843,37.56668', orders: all },
+      { coords: '129.1587,35.1586', orders: all },
+      { coords: '127.49255,37.49261' },
+    ],
+  });
+  console.log(`\n${bold('App view preview:')} open ${url} in a browser (Seoul City Hall, Haeundae Beach, Yangpyeong).`);
+  console.log('Ctrl-C ends the demo.');
+  await new Promise((resolve) => process.once('SIGINT', resolve));
 }
 
 await client.close();

@@ -105,6 +105,8 @@ export interface Config {
   proxy: { http?: string; https?: string; noProxy?: string };
   /** OpenTelemetry, when the OTEL_* variables ask for it (docs/telemetry.md); undefined: off, nothing loaded. */
   telemetry?: TelemetryOptions;
+  /** MCP Apps views (docs/app-views.md); off: no tool declares one and no ui:// resource is served. */
+  appViews: AppViewsOptions;
   /** The values of the variables the table marks secret: kept out of every result, error and log line. */
   secrets: readonly string[];
   /** SVC_PROFILES_FILE: credential profiles, read at start into `profiles`. */
@@ -113,6 +115,19 @@ export interface Config {
   profile?: string;
   /** The credential profiles (OAuth mode: picked per token by `profiles.select`). */
   profiles?: Profiles;
+}
+
+export interface AppViewsOptions {
+  enabled: boolean;
+  /** The operator's tile server (SVC_MAP_TILES_URL); none: the view draws a schematic map and fetches nothing. */
+  tiles?: TileServer;
+}
+
+export interface TileServer {
+  /** The URL with {z}, {x} and {y}. */
+  template: string;
+  /** What the view's content-security policy allows images from. */
+  origin: string;
 }
 
 /** Shortest SVC_MCP_AUTH_TOKEN accepted: 32 random hex characters are 128 bits. */
@@ -326,6 +341,7 @@ function buildConfig(flags: Flags, env: Env): Config {
       https: value('HTTPS_PROXY') ?? value('https_proxy'),
       noProxy: value('NO_PROXY') ?? value('no_proxy'),
     },
+    appViews: appViewsOptions(flags, value),
     ...withTelemetry(value, secrets),
     // Last: every variable has been read by now.
     secrets: [...secrets],
@@ -501,6 +517,31 @@ function stateKey(raw: string | undefined, text: string | undefined): string | u
     );
   }
   return text;
+}
+
+/** The flag wins over its variable, as for the safety flags. */
+function appViewsOptions(flags: Flags, value: Value): AppViewsOptions {
+  const enabled = flags['no-app-views']
+    ? false
+    : boolean(value('SVC_APP_VIEWS') ?? envDefault('SVC_APP_VIEWS'), 'SVC_APP_VIEWS');
+  const template = value('SVC_MAP_TILES_URL');
+  return { enabled, ...(template === undefined ? {} : { tiles: tileServer(template) }) };
+}
+
+/** A tile URL: http(s), no user info (a secret there would reach every browser), and each of {z}, {x} and {y}. */
+function tileServer(template: string): TileServer {
+  const name = 'SVC_MAP_TILES_URL';
+  let url: URL;
+  try {
+    url = new URL(template);
+  } catch {
+    throw new ConfigError(`${name} is not a URL (value not shown)`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new ConfigError(`${name} must be http(s)`);
+  if (url.username || url.password) throw new ConfigError(`${name} must have no user info (value not shown)`);
+  const missing = ['{z}', '{x}', '{y}'].filter((part) => !template.includes(part));
+  if (missing.length > 0) throw new ConfigError(`${name} must contain ${missing.join(', ')}`);
+  return { template, origin: url.origin };
 }
 
 function boolean(text: string, name: string): boolean {

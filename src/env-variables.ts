@@ -193,6 +193,26 @@ export const ENV_VARIABLES = [
     },
   },
   {
+    name: 'SVC_APP_VIEWS',
+    group: 'service',
+    meaning: 'false: declare and serve no MCP Apps view (as --no-app-views)',
+    details:
+      'On, `maps_reverse_geocode` declares a map view that hosts rendering MCP Apps (the ' +
+      '`io.modelcontextprotocol/ui` extension) show beside its results; the tool result is the same either way ([docs/app-views.md](docs/app-views.md)).',
+    choices: ['true', 'false'],
+    default: 'true',
+  },
+  {
+    name: 'SVC_MAP_TILES_URL',
+    group: 'service',
+    meaning: "tile URL ({z}/{x}/{y}) for the app view's map; unset: a schematic map, nothing fetched",
+    details:
+      "E.g. `https://tiles.example.org/{z}/{x}/{y}.png`: an http(s) URL with `{z}`, `{x}` and `{y}` (Web Mercator tiles). Its origin is declared in the view's " +
+      'content-security policy (`_meta.ui.csp.resourceDomains`), so that the host lets the view load images from it ' +
+      'and from nowhere else. The URL reaches every browser that shows the view: put no key in it. Use a tile ' +
+      'server whose terms allow it.',
+  },
+  {
     name: 'SVC_TIMEOUT_MS',
     group: 'service',
     meaning: 'upstream deadline per tool call, retries included',

@@ -56,6 +56,7 @@ export const FLAGS = {
     details: "Not in OAuth mode, where each token's claim picks the profile ([profiles](profiles.md))",
   },
   'no-confirm': { type: 'boolean', help: 'run destructive calls (E11, E15) without asking the user first' },
+  'no-app-views': { type: 'boolean', help: 'declare and serve no MCP Apps view (as SVC_APP_VIEWS=false)' },
   help: { type: 'boolean', short: 'h' },
   version: { type: 'boolean', short: 'v' },
 } as const satisfies Record<string, Flag>;

@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import { ConfigError, parseCommand, usage, type Config } from './config.js';
 import { createUpstream } from './upstream/http.js';
 import { Redactor } from './util/redact.js';
@@ -72,6 +73,9 @@ async function main(): Promise<void> {
     log,
     redactor,
     telemetry,
+    // The build writes the views' pages beside the chunks (scripts/build.mjs); this module is bundled into
+    // dist/chunks/, so they are one directory up.
+    readViewFile: (file) => readFile(new URL(`../app-views/${file}`, import.meta.url), 'utf8'),
   };
   const createServer = createServerFactory(config, deps);
   // undici and the call pipeline are loaded on the first call; hosts send initialize and tools/list at once and the

@@ -14,6 +14,7 @@ import { translateText } from './catalogue/translation.js';
 import { registerCompletion } from './mcp/completion.js';
 import { registerPrompts } from './mcp/prompts.js';
 import { registerResources } from './mcp/resources.js';
+import { appViews, declaringView, type ReadViewFile } from './mcp/app-views/app-views.js';
 import { sharedLazyValidator } from './mcp/schema-validator.js';
 import { TOOL_DEFINITIONS } from './mcp/tool-definitions.js';
 import { serverInstructions } from './mcp/instructions.js';
@@ -45,6 +46,8 @@ export interface ServerDeps {
   redactor?: Redactor;
   /** OpenTelemetry, when the OTEL_* variables ask for it (loaded by main.ts); none: nothing is traced. */
   telemetry?: Telemetry;
+  /** Reads the pages of the app views from the build's output (main.ts); none: resources/read of a view fails. */
+  readViewFile?: ReadViewFile;
 }
 
 /** How one server differs from the process's defaults: an HTTP client's narrowing, and whether it may ask for forms. */
@@ -103,6 +106,7 @@ export function createServerFactory(config: Config, deps: ServerDeps): ServerFac
   const egress = (message: JSONRPCMessage) => redactMessage(frame.redactor, withSlimIdentity(message));
   // Each operation compiled once per Region it may default to (the process's, or a credential profile's): every stage
   // of every call gets its compiled form.
+  const appViewPages = appViews(config.appViews, deps.readViewFile);
   const compiledFor = (defaultRegion: Config['streamingRegion']) => {
     const compiled = new Map(CATALOGUE.map((op) => [op, compileOperation(op, { defaultRegion })]));
     return <Op extends (typeof CATALOGUE)[number]>(op: Op) => compiled.get(op)! as CompiledOperation<Op>;
@@ -113,7 +117,7 @@ export function createServerFactory(config: Config, deps: ServerDeps): ServerFac
     const operation = compiledFor(settings.streamingRegion);
     const handlers: ToolHandler[] = [
       ...CATALOGUE.map((op) =>
-        catalogueTool(operation(op), definition(op.name), own, {
+        catalogueTool(operation(op), declaringView(definition(op.name), appViewPages), own, {
           defaultRegion: settings.streamingRegion,
           sandbox: settings.sandbox,
         }),
@@ -206,7 +210,7 @@ export function createServerFactory(config: Config, deps: ServerDeps): ServerFac
       client,
     });
     const enabled = (tool: string) => handlers.some((h) => h.facts.name === tool && isEnabled(policy, h.facts));
-    const resources = registerResources(server, enabled);
+    const resources = registerResources(server, enabled, appViewPages);
     const prompts = registerPrompts(server, enabled);
     registerCompletion(server, { ...resources, prompts });
     named.known = knownNames(toolNames, { ...resources, prompts });

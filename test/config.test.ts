@@ -528,3 +528,35 @@ describe('--help', () => {
     for (const line of lines) expect(line.length, line).toBeLessThanOrEqual(100);
   });
 });
+
+describe('app views', () => {
+  it('are on by default, with no tile server', () => {
+    expect(config([]).appViews).toEqual({ enabled: true });
+  });
+
+  it('are off with --no-app-views or SVC_APP_VIEWS=false (the flag wins)', () => {
+    expect(config(['--no-app-views']).appViews.enabled).toBe(false);
+    expect(config([], { SVC_APP_VIEWS: 'false' }).appViews.enabled).toBe(false);
+    expect(config(['--no-app-views'], { SVC_APP_VIEWS: 'true' }).appViews.enabled).toBe(false);
+    refused([], { SVC_APP_VIEWS: 'maybe' }, /^SVC_APP_VIEWS must be true or false, got "maybe"$/);
+  });
+
+  it('take a tile server whose origin the view declares', () => {
+    const template = 'https://tiles.example.org/osm/{z}/{x}/{y}.png';
+    expect(config([], { SVC_MAP_TILES_URL: template }).appViews.tiles).toEqual({
+      template,
+      origin: 'https://tiles.example.org',
+    });
+  });
+
+  it('refuse a tile URL that is no http(s) URL, holds user info, or lacks {z}, {x} or {y}', () => {
+    const refusedTiles = (url: string, message: RegExp) => refused([], { SVC_MAP_TILES_URL: url }, message);
+    refusedTiles('tiles/{z}/{x}/{y}.png', /^SVC_MAP_TILES_URL is not a URL \(value not shown\)$/);
+    refusedTiles('ftp://tiles.example.org/{z}/{x}/{y}', /^SVC_MAP_TILES_URL must be http\(s\)$/);
+    refusedTiles(
+      'https://user:secret@tiles.example.org/{z}/{x}/{y}.png',
+      /^SVC_MAP_TILES_URL must have no user info \(value not shown\)$/,
+    );
+    refusedTiles('https://tiles.example.org/{z}/{x}.png', /^SVC_MAP_TILES_URL must contain \{y\}$/);
+  });
+});

@@ -55,7 +55,8 @@ describe('the table', () => {
     expect(envDefault('OTEL_TRACES_SAMPLER_ARG')).toBe('1');
     expect(envDefault('OTEL_METRIC_EXPORT_INTERVAL')).toBe('60000');
     expect(envDefault('SVC_TELEMETRY_TOOL_ARGUMENTS')).toBe('false');
-    expect(rows.filter((v) => v.default !== undefined)).toHaveLength(25);
+    expect(envDefault('SVC_APP_VIEWS')).toBe('true');
+    expect(rows.filter((v) => v.default !== undefined)).toHaveLength(26);
   });
 
   it('names no variable twice, counting the names a pattern stands for and the aliases', () => {

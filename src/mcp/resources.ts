@@ -19,6 +19,7 @@ import { translateText } from '../catalogue/translation.js';
 import { reverseGeocode } from '../catalogue/maps.js';
 import { updateSchema } from '../catalogue/search.js';
 import { updateJobExecutionOptions } from '../catalogue/dataflow.js';
+import type { AppView } from './app-views/app-views.js';
 
 const JSON_TYPE = 'application/json';
 
@@ -109,9 +110,12 @@ const PAIRS_PREFIX = PAIRS_TEMPLATE.slice(0, PAIRS_TEMPLATE.indexOf('{'));
 export function registerResources(
   server: Server,
   enabled: (tool: string) => boolean,
+  appViews: readonly AppView[] = [],
 ): Pick<CompletionSources, 'templates' | 'resources'> {
   const tool: ToolWords = (name, otherwise) => (enabled(name) ? name : otherwise);
   const byUri = new Map(STATIC_RESOURCES.map((r) => [r.uri, r]));
+  // A view is served where its tool is (the ui:// resource of a hidden tool would name it).
+  const views = new Map(appViews.filter((v) => enabled(v.tool)).map((v) => [v.resource.uri, v]));
   // The list never changes while the server runs.
   server.registerCapabilities({ resources: { listChanged: false } });
   server.setRequestHandler('resources/list', () => ({
@@ -122,7 +126,7 @@ export function registerResources(
       description: r.description(tool),
       mimeType: JSON_TYPE,
       icons: serviceIcons(r.service),
-    })),
+    })).concat([...views.values()].map((v) => v.resource)),
   }));
   server.setRequestHandler('resources/templates/list', () => ({
     resourceTemplates: [
@@ -144,6 +148,8 @@ export function registerResources(
     const uri = request.params.uri;
     const fixed = byUri.get(uri);
     if (fixed) return json(uri, fixed.doc());
+    const view = views.get(uri);
+    if (view) return view.read();
     const rest = uri.startsWith(PAIRS_PREFIX) ? uri.slice(PAIRS_PREFIX.length) : '';
     if (rest === '' || rest.includes('/'))
       throw new ProtocolError(RPC_ERROR.ResourceNotFound, `Resource ${uri} not found`, { uri });

@@ -60,12 +60,13 @@ describe('manifest.json', () => {
           'manifest.json',
           'README.md',
           'assets/icon.png',
+          'dist/app-views/reverse-geocode.html',
         ]),
       );
       expect(
         files.filter(
           (f) =>
-            !/^(dist\/.+\.c?js|dist\/THIRD_PARTY_NOTICES\.txt|package\.json|manifest\.json|README\.md|assets\/icon\.png)$/.test(
+            !/^(dist\/.+\.c?js|dist\/app-views\/[\w-]+\.html|dist\/THIRD_PARTY_NOTICES\.txt|package\.json|manifest\.json|README\.md|assets\/icon\.png)$/.test(
               f,
             ),
         ),

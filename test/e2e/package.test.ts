@@ -64,13 +64,17 @@ describe('the npm tarball', { timeout: 60_000 }, () => {
       expect.arrayContaining([
         'dist/cli.js',
         'dist/THIRD_PARTY_NOTICES.txt',
+        'dist/app-views/reverse-geocode.html',
         'package.json',
         'manifest.json',
         'README.md',
       ]),
     );
     const unexpected = packedFiles.filter(
-      (f) => !/^(dist\/.+\.js|dist\/THIRD_PARTY_NOTICES\.txt|package\.json|manifest\.json|README\.md)$/.test(f),
+      (f) =>
+        !/^(dist\/.+\.js|dist\/app-views\/[\w-]+\.html|dist\/THIRD_PARTY_NOTICES\.txt|package\.json|manifest\.json|README\.md)$/.test(
+          f,
+        ),
     );
     expect(unexpected).toEqual([]);
   });

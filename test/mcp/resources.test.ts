@@ -63,7 +63,10 @@ describe('resources', () => {
   });
 
   it('lists the reference resources as JSON, each with a title and a description', async () => {
-    const { resources } = await h.client.listResources();
+    const { resources: all } = await h.client.listResources();
+    // The app view (ui://) is HTML: test/e2e/app-view/.
+    expect(all.filter((r) => r.uri.startsWith('ui://')).map((r) => r.mimeType)).toEqual(['text/html;profile=mcp-app']);
+    const resources = all.filter((r) => !r.uri.startsWith('ui://'));
     expect(resources.map((r) => r.uri).sort()).toEqual(
       [
         'svc://dataflow/job-states',
