@@ -89,7 +89,7 @@ export async function coldStart(target, era = '2025') {
       throw new Error(`tools/list failed: ${JSON.stringify(list.message).slice(0, 300)}`);
     return { initMs, listMs, cpuMs, tools: list.message.result.tools.length };
   } catch (error) {
-    throw new Error(`${target.name}: ${error.message}\n${stderr}`);
+    throw new Error(`${target.name}: ${error.message}\n${stderr}`, { cause: error });
   } finally {
     await stop(child);
   }
@@ -128,12 +128,8 @@ export async function firstCall(target) {
 }
 
 export async function run({ runs = 30, targets, firstCallRuns = 10, baseline } = {}) {
-  let builds = {};
   await ensureDistCopy();
-  if (!targets) {
-    builds = await buildAll();
-    targets = defaultTargets(builds);
-  }
+  if (!targets) targets = defaultTargets(await buildAll());
   if (baseline) {
     // An earlier build may keep caches under the temporary directory: its own one, as for the others.
     const tmp = mkdtempSync(join(tmpdir(), 'svc-bench-baseline-'));
