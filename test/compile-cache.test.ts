@@ -259,8 +259,12 @@ describe('dist/cli.js', () => {
     // Read through the directory's descriptor, which is the checked directory whatever its name points to later.
     expect(first.filter((file) => !/^\/proc\/self\/fd\/\d+\//.test(file))).toEqual([]);
     expect(files(inXdg()).length).toBeGreaterThan(0);
-    const second = start({ XDG_CACHE_HOME: xdg() });
-    expect(second).toMatch(/for (?:ESM )?\S+[\\/]chunks[\\/]server-[\w-]+\.js was accepted/);
+    // The server's own code cache (src/code-cache.ts), by NODE_DEBUG: made by the first start, taken by the next.
+    expect(
+      files(inXdg()).filter((file) => /[\\/]server-[\w-]+\.cjs-[0-9a-f]+-v[\d.]+-\w+\.v8cache$/.test(file)),
+    ).toHaveLength(1);
+    const second = start({ XDG_CACHE_HOME: xdg(), NODE_DEBUG: 'svc-platform-mcp' });
+    expect(second).toMatch(/code cache for server-[\w-]+\.cjs: taken/);
     untouched();
     // Nothing else under the temporary directory either: no private directory was needed there.
     expect(readdirSync(join(work, 'tmp'))).toEqual(['node-compile-cache']);
@@ -281,7 +285,7 @@ describe('dist/cli.js', () => {
       const edited = shown.replace(/\d/g, (d) => String((Number(d) + 1) % 10));
       expect(edited).toHaveLength(shown.length);
       for (const entry of readdirSync(join(installed, 'dist'), { recursive: true, withFileTypes: true })) {
-        if (!entry.isFile() || !entry.name.endsWith('.js')) continue;
+        if (!entry.isFile() || !/\.c?js$/.test(entry.name)) continue;
         const file = join(entry.parentPath, entry.name);
         const text = fs.readFileSync(file, 'utf8');
         // The bundler writes the constant as a template literal.
@@ -352,6 +356,6 @@ describe('dist/cli.js', () => {
     expect(run('--enable-source-maps')).toMatch(
       /fatal: Error: stdout refused\n.*\n\s+at main \(.*src[\\/]main\.ts:\d+:\d+\)/,
     );
-    expect(run()).toMatch(/at \w+ \(.*dist[\\/]chunks[\\/]server-[\w-]+\.js:\d+:\d+\)/);
+    expect(run()).toMatch(/at \w+ \(.*dist[\\/]chunks[\\/]server-[\w-]+\.cjs:\d+:\d+\)/);
   });
 });

@@ -91,8 +91,8 @@ describe('manifest.json', () => {
     expect(stray.filter((file) => !shouldExclude(file, patterns))).toEqual([]);
     const kept = [
       'dist/cli.js',
-      'dist/chunks/server-X.js',
-      'dist/chunks/http-X.js',
+      'dist/chunks/server-X.cjs',
+      'dist/chunks/http-X.cjs',
       'package.json',
       'manifest.json',
       'README.md',
