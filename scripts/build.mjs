@@ -1,7 +1,7 @@
-// Bundles the server into dist/: dist/cli.js (src/cli.ts, the command), the server (src/main.ts and all it imports,
-// loaded at every start) in dist/chunks/server-<hash>.cjs, and the chunks of what it loads on demand (the sandbox,
-// the HTTP transport, undici, telemetry). The bundle is the source as written: nothing is swapped or replaced. Type
-// checking is `npm run typecheck`; this step only transpiles.
+// Bundles the server into dist/: dist/cli.js (src/cli.ts, the command; dist/package.json makes dist/ CommonJS), the
+// server (src/main.ts and all it imports, loaded at every start) in dist/chunks/server-<hash>.cjs, and the chunks of
+// what it loads on demand (the sandbox, the HTTP transport, undici, telemetry). The bundle is the source as written:
+// nothing is swapped or replaced. Type checking is `npm run typecheck`; this step only transpiles.
 import { rolldown } from 'rolldown';
 import { chmod, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -28,13 +28,15 @@ const { output } = await server.write({
 await server.close();
 const serverFile = output.find((chunk) => chunk.type === 'chunk' && chunk.isEntry).fileName;
 
-// The command, dist/cli.js: an ES module, told the server's file name.
+// The command, dist/cli.js, told the server's file name: CommonJS, as dist/package.json says, so that a start does
+// not set up Node's ES-module loader for it.
 const command = await rolldown({
   input: { cli: 'src/cli.ts' },
   ...BUNDLE_INPUT,
   transform: { ...BUNDLE_INPUT.transform, define: { SERVER_FILE: JSON.stringify(serverFile) } },
 });
-await command.write({ ...emit, format: 'esm', dir: 'dist' });
+await command.write({ ...emit, format: 'cjs', dir: 'dist' });
+await writeFile('dist/package.json', `${JSON.stringify({ type: 'commonjs' })}\n`);
 await command.close();
 await chmod('dist/cli.js', 0o755);
 const modules = output.flatMap((chunk) => (chunk.type === 'chunk' ? chunk.moduleIds : []));

@@ -4,11 +4,11 @@
 // chunks the server loads on demand (the sandbox, the HTTP transport, undici, telemetry): both in the directory
 // ./compile-cache.ts pinned, and none without one. Node maps stack traces through the source maps
 // (node --enable-source-maps) only for modules it loads itself: then the server is loaded with plain require.
+// Built as CommonJS (dist/package.json says so), which spares a start Node's ES-module loader.
 import { closeSync, fstatSync, mkdirSync, openSync, readdirSync, statfsSync, statSync, unlinkSync } from 'node:fs';
 import module from 'node:module';
 import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { runWithCodeCache, saveSoon } from './code-cache.js';
 import { hasRoom, privateCacheDir, removeLeftovers } from './compile-cache.js';
 
@@ -42,6 +42,6 @@ if (cacheDir) {
     // a start without Node's cache is only slower
   }
 }
-const server = join(fileURLToPath(new URL('.', import.meta.url)), 'chunks', SERVER_FILE);
-if (!cacheDir || process.sourceMapsEnabled) module.createRequire(import.meta.url)(server);
+const server = join(__dirname, 'chunks', SERVER_FILE);
+if (!cacheDir || process.sourceMapsEnabled) module.createRequire(server)(server);
 else saveSoon(runWithCodeCache(server, cacheDir), SAVE_AFTER_MS);

@@ -4,11 +4,10 @@
 // of the first answers again (BENCHMARKS.md). The cache is code this process runs: it lives only in the directory
 // src/compile-cache.ts pinned (/proc/self/fd/N), written and read through that descriptor.
 import Module from 'node:module';
-import { readFileSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
+import { readFileSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { debuglog } from 'node:util';
 import { Script } from 'node:vm';
-import { crc32 } from 'node:zlib';
 
 /** A file run by runWithCodeCache. */
 export interface CachedRun {
@@ -26,13 +25,15 @@ export interface CachedRun {
 /**
  * Runs `file`, registered in `require.cache` before it runs, as `require` does: the chunks it loads later require it
  * back and must get this instance, not a second one. Its cache lives in `cacheDir` (undefined: none), named by the
- * file's name, a checksum of its content (V8 checks only the length of the source: an installed file edited in place
- * must not run the code of the one before), and the Node version and architecture (V8 checks its own version and
- * flags, and refuses what does not fit).
+ * file's name (which the build makes from its content), its size and modification time (V8 checks only the length of
+ * the source: an installed file edited in place must not run the code of the one before; a checksum would cost a
+ * start the loading of node:zlib), and the Node version and architecture (V8 checks its own version and flags, and
+ * refuses what does not fit).
  */
 export function runWithCodeCache(file: string, cacheDir: string | undefined): CachedRun {
   const source = readFileSync(file, 'utf8');
-  const key = `${basename(file)}-${crc32(source).toString(16)}-${process.version}-${process.arch}.v8cache`;
+  const { size, mtimeMs } = statSync(file);
+  const key = `${basename(file)}-${size}-${Math.round(mtimeMs)}-${process.version}-${process.arch}.v8cache`;
   const cacheFile = cacheDir && join(cacheDir, key);
   const cachedData = cacheFile ? readOrUndefined(cacheFile) : undefined;
   // The wrapper on a line of its own (lineOffset -1), so that line and column numbers are those of the file.

@@ -261,7 +261,7 @@ describe('dist/cli.js', () => {
     expect(files(inXdg()).length).toBeGreaterThan(0);
     // The server's own code cache (src/code-cache.ts), by NODE_DEBUG: made by the first start, taken by the next.
     expect(
-      files(inXdg()).filter((file) => /[\\/]server-[\w-]+\.cjs-[0-9a-f]+-v[\d.]+-\w+\.v8cache$/.test(file)),
+      files(inXdg()).filter((file) => /[\\/]server-[\w-]+\.cjs-\d+-\d+-v[\d.]+-\w+\.v8cache$/.test(file)),
     ).toHaveLength(1);
     const second = start({ XDG_CACHE_HOME: xdg(), NODE_DEBUG: 'svc-platform-mcp' });
     expect(second).toMatch(/code cache for server-[\w-]+\.cjs: taken/);

@@ -65,7 +65,7 @@ describe('manifest.json', () => {
       expect(
         files.filter(
           (f) =>
-            !/^(dist\/.+\.c?js|dist\/THIRD_PARTY_NOTICES\.txt|package\.json|manifest\.json|README\.md|assets\/icon\.png)$/.test(
+            !/^(dist\/.+\.c?js|dist\/package\.json|dist\/THIRD_PARTY_NOTICES\.txt|package\.json|manifest\.json|README\.md|assets\/icon\.png)$/.test(
               f,
             ),
         ),

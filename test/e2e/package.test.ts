@@ -70,7 +70,10 @@ describe('the npm tarball', { timeout: 60_000 }, () => {
       ]),
     );
     const unexpected = packedFiles.filter(
-      (f) => !/^(dist\/.+\.c?js|dist\/THIRD_PARTY_NOTICES\.txt|package\.json|manifest\.json|README\.md)$/.test(f),
+      (f) =>
+        !/^(dist\/.+\.c?js|dist\/package\.json|dist\/THIRD_PARTY_NOTICES\.txt|package\.json|manifest\.json|README\.md)$/.test(
+          f,
+        ),
     );
     expect(unexpected).toEqual([]);
     // The server is CommonJS (dist/cli.js runs it through V8's code cache): its .cjs files ship too.
