@@ -64,15 +64,21 @@ function targets(r) {
   if (cold) {
     for (const era of ['2025', '2026']) {
       const by = Object.fromEntries(cold.targets.filter((t) => t.era === era).map((t) => [t.name, t.ratioToFloor]));
-      // The goal of issue 24, on Node 22.1+: each with its compile cache warm (Node 20 has none, for either). Met
-      // on the clock; on a machine too busy for the clock to tell (the load average in the summary), the CPU time
-      // says what the clock would on an idle one.
+      // The goals of issue 35, each with its compile cache warm: ours within 0.8x, a first start (empty cache) within
+      // 1.2x. On a machine too busy for the clock to tell (the load average in the summary), the CPU time says what
+      // the clock would on an idle one.
       const vs = cold.vsMinimal[`ours ${era}`];
-      const within = (ratio) => (ratio <= 1.1 ? 'yes' : 'no');
+      const first = cold.vsMinimal[`ours-first-start ${era}`];
+      const within = (ratio, bound) => (ratio <= bound ? 'yes' : 'no');
       rows.push([
-        `cold start (${era}) within 1.1× of the bundled minimal v2 SDK server, the same compile cache (Node 22/24)`,
-        `ours ${vs.ratio}× minimal on the clock (ours − minimal ${formatDifference(vs)}), ${vs.cpuRatio}× in CPU time; ${cold.compileCache ? 'both with a warm compile cache' : 'no compile cache on this Node'}`,
-        !cold.compileCache ? 'n/a (Node 20)' : `${within(vs.ratio)} (clock), ${within(vs.cpuRatio)} (CPU)`,
+        `cold start (${era}) within 0.8× of the bundled minimal v2 SDK server, the same compile cache`,
+        `ours ${vs.ratio}× minimal on the clock (ours − minimal ${formatDifference(vs)}), ${vs.cpuRatio}× in CPU time`,
+        `${within(vs.ratio, 0.8)} (clock), ${within(vs.cpuRatio, 0.8)} (CPU)`,
+      ]);
+      rows.push([
+        `first start (${era}), its cache empty, within 1.2× of the minimal server's warm start`,
+        `${first.ratio}× on the clock, ${first.cpuRatio}× in CPU time`,
+        `${within(first.ratio, 1.2)} (clock), ${within(first.cpuRatio, 1.2)} (CPU)`,
       ]);
       rows.push([`cold start (${era}) ≤ 2.0× the floor (goal)`, `${by.ours}×`, by.ours <= 2 ? 'yes' : 'no']);
     }

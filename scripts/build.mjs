@@ -1,28 +1,44 @@
-// Bundles the server into dist/, one ES-module bundle: dist/cli.js (src/cli.ts, which turns on Node's compile cache
-// and then loads the server), dist/chunks/server-<hash>.js (src/main.ts and all it imports, loaded at every start),
-// and the chunks of what the server loads on demand (the sandbox, the HTTP transport, undici, telemetry). The bundle
-// is the source as written: nothing is swapped or replaced. Type checking is `npm run typecheck`; this step only
-// transpiles. Then the app views (src/mcp/app-views/): each page with its script bundled inline, into dist/app-views/.
+// Bundles the server into dist/: dist/cli.js (src/cli.ts, the command; dist/package.json makes dist/ CommonJS), the
+// server (src/main.ts and all it imports, loaded at every start) in dist/chunks/server-<hash>.cjs, and the chunks of
+// what it loads on demand (the sandbox, the HTTP transport, undici, telemetry). The bundle is the source as written:
+// nothing is swapped or replaced. Type checking is `npm run typecheck`; this step only transpiles. Then the app views
+// (src/mcp/app-views/): each page with its script bundled inline, into dist/app-views/.
 import { rolldown } from 'rolldown';
 import { chmod, mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { BUNDLE_INPUT, BUNDLE_OUTPUT } from './lib/bundling.mjs';
 
 await rm('dist', { recursive: true, force: true });
-const bundle = await rolldown({ input: { cli: 'src/cli.ts' }, ...BUNDLE_INPUT });
-const { output } = await bundle.write({
-  ...BUNDLE_OUTPUT,
-  sourcemap: true,
-  format: 'esm',
-  dir: 'dist',
-  chunkFileNames: 'chunks/[name]-[hash].js',
-  // src/main.ts is loaded by a dynamic import, and Rolldown would put what it shares with the on-demand chunks into
-  // chunks of their own: a start read six files. Grouped, src/main.ts and everything it imports are one chunk, which
-  // the on-demand chunks import (it is loaded before them anyway): a start reads dist/cli.js, that chunk, Rolldown's
-  // runtime and a facade of 36 bytes (BENCHMARKS.md).
+const emit = { ...BUNDLE_OUTPUT, sourcemap: true };
+
+// The server and the chunks it loads on demand, as CommonJS: dist/cli.js runs the server's file through V8's code
+// cache (src/code-cache.ts), which takes a script, not an ES module, and keeps the functions the first answers
+// compiled, which Node's compile cache does not (BENCHMARKS.md). Built as the entry, so that what it shares with the
+// chunks stays in it, and a start reads two files.
+const server = await rolldown({ input: { server: 'src/main.ts' }, ...BUNDLE_INPUT });
+const { output } = await server.write({
+  ...emit,
+  format: 'cjs',
+  dir: 'dist/chunks',
+  entryFileNames: '[name]-[hash].cjs',
+  chunkFileNames: '[name]-[hash].cjs',
+  // What the server shares with an on-demand chunk (zod schemas, Rolldown's runtime) would be chunks of their own,
+  // two more files at every start: grouped with the entry, everything it imports stays in its file.
   codeSplitting: { groups: [{ name: 'server', test: /[\\/]src[\\/]main\.ts$/, includeDependenciesRecursively: true }] },
 });
-await bundle.close();
+await server.close();
+const serverFile = output.find((chunk) => chunk.type === 'chunk' && chunk.isEntry).fileName;
+
+// The command, dist/cli.js, told the server's file name: CommonJS, as dist/package.json says, so that a start does
+// not set up Node's ES-module loader for it.
+const command = await rolldown({
+  input: { cli: 'src/cli.ts' },
+  ...BUNDLE_INPUT,
+  transform: { ...BUNDLE_INPUT.transform, define: { SERVER_FILE: JSON.stringify(serverFile) } },
+});
+await command.write({ ...emit, format: 'cjs', dir: 'dist' });
+await writeFile('dist/package.json', `${JSON.stringify({ type: 'commonjs' })}\n`);
+await command.close();
 await chmod('dist/cli.js', 0o755);
 const viewModules = await buildView('src/mcp/app-views/reverse-geocode', 'reverse-geocode.html');
 const modules = [...output.flatMap((chunk) => (chunk.type === 'chunk' ? chunk.moduleIds : [])), ...viewModules];

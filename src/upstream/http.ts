@@ -70,6 +70,9 @@ function newDispatcher(undici: Undici, config: Pick<Config, 'timeoutMs' | 'proxy
   const loopback = LOOPBACK_HOSTS.join(',');
   return new undici.EnvHttpProxyAgent({
     ...options,
+    // A CONNECT tunnel for http:// upstreams too, as before undici 8 (which forwards them in absolute form): the
+    // proxy passes bytes on and sees no request, so not the credentials and signature it carries.
+    proxyTunnel: true,
     httpProxy: http,
     httpsProxy: https ?? http,
     noProxy: noProxy ? `${noProxy},${loopback}` : loopback,

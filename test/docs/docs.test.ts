@@ -66,7 +66,7 @@ describe('manifest.json', () => {
       expect(
         files.filter(
           (f) =>
-            !/^(dist\/.+\.c?js|dist\/app-views\/[\w-]+\.html|dist\/THIRD_PARTY_NOTICES\.txt|package\.json|manifest\.json|README\.md|assets\/icon\.png)$/.test(
+            !/^(dist\/.+\.c?js|dist\/package\.json|dist\/app-views\/[\w-]+\.html|dist\/THIRD_PARTY_NOTICES\.txt|package\.json|manifest\.json|README\.md|assets\/icon\.png)$/.test(
               f,
             ),
         ),
@@ -92,8 +92,8 @@ describe('manifest.json', () => {
     expect(stray.filter((file) => !shouldExclude(file, patterns))).toEqual([]);
     const kept = [
       'dist/cli.js',
-      'dist/chunks/server-X.js',
-      'dist/chunks/http-X.js',
+      'dist/chunks/server-X.cjs',
+      'dist/chunks/http-X.cjs',
       'package.json',
       'manifest.json',
       'README.md',

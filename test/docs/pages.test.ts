@@ -100,7 +100,8 @@ describe('the README', () => {
     const nodes = new URL('../../scripts/nodes.mjs', import.meta.url).href;
     const { NODE_VERSIONS } = (await import(nodes)) as { NODE_VERSIONS: Record<string, string> };
     const section = sections(readme, 2).get('Supported Node versions') ?? '';
-    expect(section).toContain(`Node.js ${Object.keys(NODE_VERSIONS).join(' and ')}.`);
+    const majors = Object.keys(NODE_VERSIONS);
+    expect(section).toContain(`Node.js ${majors.slice(0, -1).join(', ')} and ${majors.at(-1)}.`);
   });
 });
 

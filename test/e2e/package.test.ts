@@ -72,11 +72,13 @@ describe('the npm tarball', { timeout: 60_000 }, () => {
     );
     const unexpected = packedFiles.filter(
       (f) =>
-        !/^(dist\/.+\.js|dist\/app-views\/[\w-]+\.html|dist\/THIRD_PARTY_NOTICES\.txt|package\.json|manifest\.json|README\.md)$/.test(
+        !/^(dist\/.+\.c?js|dist\/package\.json|dist\/app-views\/[\w-]+\.html|dist\/THIRD_PARTY_NOTICES\.txt|package\.json|manifest\.json|README\.md)$/.test(
           f,
         ),
     );
     expect(unexpected).toEqual([]);
+    // The server is CommonJS (dist/cli.js runs it through V8's code cache): its .cjs files ship too.
+    expect(packedFiles.filter((f) => /^dist\/chunks\/server-[\w-]+\.cjs$/.test(f))).toHaveLength(1);
   });
 
   it('installs with no dependencies', () => {

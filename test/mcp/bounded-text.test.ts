@@ -5,9 +5,12 @@
  * process out of memory.
  *
  * Time is compared with eight runs on an eighth of the text (growthFactor), so that a loaded machine slows both alike.
- * Memory is the growth of the process's peak resident size, which counts garbage not yet collected as well: the fixed
- * code takes a few MiB, the quadratic code took gigabytes.
+ * Memory is the most the heap held while the work ran, by V8's account after each collection it made meanwhile (what
+ * was still reachable then, not garbage), over what it held before: the fixed code holds a few MiB, the quadratic code
+ * held gigabytes. Not the process's peak resident size, a high-water mark that earlier tests in the same process may
+ * have set already, and that garbage moves too.
  */
+import { GCProfiler } from 'node:v8';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chunkText, MAX_TEXT_LENGTH } from '../../src/mcp/chunking.js';
 import { costRatio, growthFactor, LINEAR } from '../helpers/cost.js';
@@ -21,11 +24,14 @@ const LARGEST = sentences(MAX_TEXT_LENGTH);
 /** 16,667 sentences of three characters (the last of two); a piece of at most 5000 characters holds 1,666 of them. */
 const PIECES = Math.ceil(Math.ceil(MAX_TEXT_LENGTH / 3) / Math.floor(5000 / 3));
 
-/** What `work` gives, and how much it raised the process's peak resident size. */
+/** What `work` gives, and the most the heap held meanwhile (after any collection) over what it held before. */
 async function measure<T>(work: () => T | Promise<T>): Promise<{ value: T; peakGrowthMiB: number }> {
-  const peakBefore = process.resourceUsage().maxRSS; // KiB
+  const before = process.memoryUsage().heapUsed;
+  const profiler = new GCProfiler();
+  profiler.start();
   const value = await work();
-  return { value, peakGrowthMiB: (process.resourceUsage().maxRSS - peakBefore) / 1024 };
+  const held = profiler.stop()?.statistics.map((gc) => gc.afterGC.heapStatistics.usedHeapSize) ?? [];
+  return { value, peakGrowthMiB: (Math.max(before, ...held) - before) / 1024 / 1024 };
 }
 
 let h: Harness;

@@ -164,7 +164,8 @@ async function convertAll(
   // through the SDK's conversion to Gemini's Schema.
   const ai = new GoogleGenAI({ apiKey: 'test', httpOptions: { baseUrl: capture.url } });
   const model = 'gemini-2.5-flash';
-  const path = `/v1beta/models/${model}:generateContent`;
+  // The API version the SDK calls by default (@google/genai 3: v1; 2.x called v1beta).
+  const path = `/v1/models/${model}:generateContent`;
   await expect(
     ai.models.generateContent({ model, contents: 'hi', config: { tools: [mcpToTool(client)] } }),
   ).rejects.toThrow(/captured/);
