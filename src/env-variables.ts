@@ -410,9 +410,10 @@ export const ENV_VARIABLES = [
     meaning: 'most concurrent sessions, in session mode',
     details:
       'At it, an idle session (no request in flight, no open stream) of the client holding the most sessions is ' +
-      'closed to make room, its least recently used first (its client gets `404` and initialises again). Only ' +
-      'when every session in the way is live does `initialize` get `503` with `Retry-After` and a JSON-RPC error ' +
-      'that says so.',
+      'closed to make room, its least recently used first (its client gets `404` and initialises again); with none ' +
+      'idle, a session that only listens (an open stream, no request in flight) of a client holding more than the ' +
+      'newcomer would. Only when every session in the way has a request in flight, or the newcomer holds as many as ' +
+      'any other client, does `initialize` get `503` with `Retry-After` and a JSON-RPC error that says so.',
     default: '100',
     range: [1, 100_000],
   },

@@ -6,8 +6,11 @@
  * A cap makes room before it refuses: a leaked session (a script that exits without DELETE) hurts only its own
  * client. At a client's cap, that client's least recently used idle session is closed; at the server's cap, the
  * least recently used idle session of the client holding the most sessions (the newcomer counted with the one it
- * asks for, so that at a tie it gives way itself). Idle: no request in flight and no open stream. A live session
- * is never closed to make room: only when every session in the way is live is a new one refused.
+ * asks for, so that at a tie it gives way itself). Idle: no request in flight and no open stream. When none is idle,
+ * a client holding more sessions than the newcomer would hold with its new one gives up its least recently used
+ * session that only listens (an open stream, no request in flight): a few clients that keep their streams open cannot
+ * hold every place. A session with a request in flight is never closed to make room: only when every session in the
+ * way has one, or the newcomer already holds as many as any other, is a new one refused.
  */
 export interface SessionHandle {
   close(): Promise<void>;
@@ -63,7 +66,10 @@ export class SessionStore<S extends SessionHandle> {
     while (this.#refusal(client)) {
       // At its own cap a client makes room with its own sessions first (which frees a server place too).
       const cap: Refusal = this.#atClientCap(client) ? 'client_full' : 'server_full';
-      const victim = cap === 'client_full' ? this.#leastRecentIdle(client) : this.#idleOfTheMost(client);
+      const victim =
+        cap === 'client_full'
+          ? this.#leastRecentIdle(client)
+          : (this.#idleOfTheMost(client) ?? this.#listeningOfTheMost(client));
       if (!victim) return cap;
       const [id, entry] = victim;
       this.remove(id);
@@ -198,6 +204,29 @@ export class SessionStore<S extends SessionHandle> {
       ) {
         found = pair;
         best = rank;
+      }
+    }
+    return found;
+  }
+
+  /**
+   * Under the server's cap with no idle session: the least recently used session that only listens, of the client
+   * holding the most, when it holds more than the newcomer would with its new session (so that with n clients each
+   * keeps at least its share). Its client's next request gets 404 and initialises again, as after an idle expiry.
+   */
+  #listeningOfTheMost(newcomer: string | undefined): [string, Entry<S>] | undefined {
+    const wanted = (newcomer === undefined ? 0 : this.countOf(newcomer)) + 1;
+    let found: [string, Entry<S>] | undefined;
+    let most = 0;
+    for (const pair of this.#entries) {
+      const entry = pair[1];
+      if (entry.inFlight > 0 || entry.client === undefined || entry.client === newcomer) continue;
+      const held = this.countOf(entry.client);
+      // Giving one up, it still holds at least as many as the newcomer.
+      if (held <= wanted) continue;
+      if (!found || held > most || (held === most && entry.lastSeen < found[1].lastSeen)) {
+        found = pair;
+        most = held;
       }
     }
     return found;

@@ -196,11 +196,48 @@ describe('session store (unit)', () => {
     expect(evicted).toEqual(['server_full']);
     open('z2', 'Z'); // X holds 2, Z would hold 2: Z gives way itself
     expect(closed).toEqual(['x1', 'z1']);
-    // Only live sessions left in the way: refused.
+    // Only live sessions left in the way: X listens on two streams, more than W would hold: X gives one up.
     for (const id of ['y1', 'x2', 'x3']) store.openStream(id);
     store.begin('z2');
-    expect(store.reserve('W')).toBe('server_full');
-    expect(closed).toHaveLength(2);
+    open('w1', 'W');
+    expect(closed).toEqual(['x1', 'z1', 'x2']);
+    // Now every client holds one, W too; a request in flight or a stream of a client holding no more: refused.
+    store.begin('w1');
+    expect(store.reserve('V')).toBe('server_full');
+    expect(closed).toHaveLength(3);
+    await store.closeAll();
+  });
+
+  it('under the server cap, clients that keep streams open cannot hold every place: the one holding most gives way', async () => {
+    let now = 0;
+    const closed: string[] = [];
+    const store = new SessionStore<{ close(): Promise<void> }>({
+      maxSessions: 100,
+      maxSessionsPerClient: 10,
+      idleMs: 600_000,
+      now: () => now,
+    });
+    const open = (id: string, client: string) => {
+      const reserved = store.reserve(client);
+      if (reserved !== 'ok') return reserved;
+      store.unreserve(client);
+      store.add(id, { close: async () => void closed.push(id) }, client);
+      store.openStream(id);
+      now += 1000;
+      return 'ok';
+    };
+    // Ten clients, ten listening sessions each: every place is taken.
+    for (let c = 0; c < 10; c += 1) for (let s = 0; s < 10; s += 1) expect(open(`c${c}-${s}`, `C${c}`)).toBe('ok');
+    // An eleventh client is served: the client holding the most gives up its least recently used listening session.
+    expect(open('n-0', 'N')).toBe('ok');
+    expect(closed).toEqual(['c0-0']);
+    // It may go on up to a fair share, never past the others.
+    for (let s = 1; s < 9; s += 1) expect(open(`n-${s}`, 'N')).toBe('ok');
+    expect(store.countOf('N')).toBe(9);
+    expect(closed).toHaveLength(9);
+    // A session with a request in flight is never closed: with every other one busy, the newcomer is refused.
+    for (let c = 0; c < 10; c += 1) for (let s = 0; s < 10; s += 1) store.begin(`c${c}-${s}`);
+    expect(open('n-9', 'N')).toBe('server_full');
     await store.closeAll();
   });
 
