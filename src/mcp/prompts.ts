@@ -116,7 +116,8 @@ export function registerPrompts(server: Server, enabled: (tool: string) => boole
       title: 'Translate, then summarize',
       description:
         `Translate a text (split over the ${TEXT_LIMIT}-character limit at sentence boundaries) with ${translateText.name}, ` +
-        `then summarize the translation in the target language with ${createCompletion.name}.`,
+        `then summarize the translation in the target language with ${createCompletion.name}. The model makes each ` +
+        'call itself, in view of the user; the tool of the same name does all of it in one call, on the server.',
       args: {
         text: textArg('The text to translate and summarize'),
         target: targetArg(),

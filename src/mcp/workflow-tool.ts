@@ -17,7 +17,7 @@ export const workflowDefinition = (): Tool => ({
   description:
     `Translates text of up to ${MAX_TEXT_LENGTH.toLocaleString('en-US')} chars (calls of at most ${TEXT_LIMIT}, split at ` +
     'sentence boundaries), then summarizes it in the target language (summarize false: translation only). One ' +
-    'deadline for all calls; reports progress; cancellable.',
+    'deadline for all calls; reports progress; cancellable. (The prompt of this name has the model make the calls.)',
   inputSchema: toJsonSchema(schemas().input, 'input') as Tool['inputSchema'],
   outputSchema: toJsonSchema(schemas().output, 'output') as Tool['outputSchema'],
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: false, openWorldHint: true },
