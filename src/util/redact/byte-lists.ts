@@ -8,11 +8,6 @@
  */
 import { Builder, forEachRun, unitsOf, type Decoder } from './view.js';
 
-interface Token {
-  at: number;
-  text: string;
-}
-
 /** What a byte list is made of: where one may be, the regular expression reads. */
 const LIST_UNITS = unitsOf('0123456789abcdefABCDEFxXoO-,; \t\r\n');
 
@@ -44,15 +39,36 @@ function byteOf(token: string, base: 8 | 10): number {
 export const decodeByteLists: Decoder = (view, min) => {
   const { text } = view;
   let builder: Builder | undefined;
+  // The numbers of the list being read, by where they are: two growing arrays, not an object per number (a list of
+  // millions of numbers would hold tens of bytes per character of the answer).
+  let starts = new Int32Array(64);
+  let ends = new Int32Array(64);
+  let count = 0;
+  // Whether the octal reading can differ from the decimal one: a number of several digits, or with an 8 or a 9.
+  let octalDiffers = false;
+  const push = (from: number, to: number) => {
+    if (count === starts.length) {
+      const grown = [new Int32Array(count * 2), new Int32Array(count * 2)] as const;
+      grown[0].set(starts);
+      grown[1].set(ends);
+      [starts, ends] = grown;
+    }
+    starts[count] = from;
+    ends[count] = to;
+    count += 1;
+  };
+  const close = () => {
+    if (count >= min) {
+      readList(10);
+      if (octalDiffers) readList(8);
+    }
+    count = 0;
+    octalDiffers = false;
+  };
   // A list of `min` numbers is at least 2 * min - 1 units long. Each run is read token by token, once: a regular
   // expression of the whole list would backtrack through a run of millions of numbers (4 MiB of `7,7,…`) and run out
   // of stack.
   forEachRun(text, LIST_UNITS, 2 * min - 1, Infinity, (from, to) => {
-    let list: Token[] = [];
-    const close = () => {
-      if (list.length >= min) readList(list);
-      list = [];
-    };
     let at = from;
     let gapFrom = from;
     while (at < to) {
@@ -64,8 +80,9 @@ export const decodeByteLists: Decoder = (view, min) => {
       const apart = (before === undefined || !WORDY.test(before)) && (after === undefined || !WORDY.test(after));
       if (!NUMBER.test(token) || !apart) close();
       else {
-        if (list.length > 0 && !SEPARATOR.test(text.slice(gapFrom, at))) close();
-        list.push({ at, text: token });
+        if (count > 0 && !SEPARATOR.test(text.slice(gapFrom, at))) close();
+        push(at, end);
+        if (!octalDiffers && /^-?(?:\d{2,}|[89])$/.test(token)) octalDiffers = true;
       }
       gapFrom = end;
       at = end;
@@ -76,20 +93,19 @@ export const decodeByteLists: Decoder = (view, min) => {
   });
   return builder?.view();
 
-  function readList(tokens: readonly Token[]): void {
-    for (const base of [10, 8] as const) {
-      // The longest stretches of numbers that are bytes in this base.
-      let from = 0;
-      for (let k = 0; k <= tokens.length; k += 1) {
-        if (k < tokens.length && byteOf(tokens[k]!.text, base) !== -1) continue;
-        if (k - from >= min) {
-          builder ??= new Builder(view, text.length);
-          builder.addBreak(tokens[from]!.at);
-          for (const { at, text: token } of tokens.slice(from, k))
-            builder.add(byteOf(token, base), at, at + token.length);
+  /** The longest stretches of the list's numbers that are bytes in this base, each a run of the view. */
+  function readList(base: 8 | 10): void {
+    let from = 0;
+    for (let k = 0; k <= count; k += 1) {
+      if (k < count && byteOf(text.slice(starts[k]!, ends[k]!), base) !== -1) continue;
+      if (k - from >= min) {
+        builder ??= new Builder(view, text.length);
+        builder.addBreak(starts[from]!);
+        for (let i = from; i < k; i += 1) {
+          builder.add(byteOf(text.slice(starts[i]!, ends[i]!), base), starts[i]!, ends[i]!);
         }
-        from = k + 1;
       }
+      from = k + 1;
     }
   }
 };
