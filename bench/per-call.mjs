@@ -140,7 +140,7 @@ async function timeCalls(fn, n, into) {
  * each target and each floor in a random order, after a warm-up. Measured together, ours and a baseline build see the
  * machine alike (one after the other, a drift of the machine's load showed as a difference of 0.3 ms).
  */
-async function measure(targets, { calls, blocks, warmup }) {
+export async function measure(targets, { calls, blocks, warmup }) {
   const runs = targets.map((target) => ({ target, direct: directCaller(target.sandboxUrl), mcp: [], floor: [] }));
   try {
     for (const r of runs) {

@@ -9,6 +9,7 @@ import * as coldStart from './cold-start.mjs';
 import * as contextCost from './context-cost.mjs';
 import * as httpLoad from './http-load.mjs';
 import * as perCall from './per-call.mjs';
+import * as perCallModes from './per-call-modes.mjs';
 import * as redaction from './redaction.mjs';
 import * as serverConstruction from './server-construction.mjs';
 import { machine } from './lib/machine.mjs';
@@ -26,6 +27,7 @@ const benches = [
   ['context-cost', () => contextCost.run()],
   ['cold-start', () => coldStart.run({ runs: quick ? 5 : 30, baseline: opts.baseline })],
   ['per-call', () => perCall.run({ calls: quick ? 60 : 1000, warmup: quick ? 20 : 50, http, baseline: opts.baseline })],
+  ['per-call-modes', () => perCallModes.run({ calls: quick ? 60 : 300, warmup: quick ? 20 : 50, http })],
   ['http-load', () => httpLoad.run({ durationMs: quick ? 1000 : 3000, levels: [1, 8, 32, 128], http })],
   ['burst', () => burst.run({ http })],
   ['server-construction', () => serverConstruction.run()],

@@ -4,9 +4,11 @@ import { request } from 'undici';
 import { INITIALIZE, INITIALIZED, PROTOCOL_VERSION } from './jsonrpc-lines.mjs';
 
 export class RawHttpSession {
-  constructor(url, dispatcher) {
+  /** `headers`: sent with every request (an `authorization` header). */
+  constructor(url, dispatcher, headers = {}) {
     this.url = url;
     this.dispatcher = dispatcher;
+    this.extraHeaders = headers;
     this.sessionId = undefined;
     this.nextId = 10;
   }
@@ -16,6 +18,7 @@ export class RawHttpSession {
       'content-type': 'application/json',
       accept: 'application/json, text/event-stream',
       'mcp-protocol-version': PROTOCOL_VERSION,
+      ...this.extraHeaders,
     };
     if (this.sessionId) h['mcp-session-id'] = this.sessionId;
     return h;
