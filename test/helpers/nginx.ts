@@ -119,12 +119,16 @@ export async function startNginx(
     const deadline = Date.now() + 10_000;
     let up = false;
     while (!up && child.exitCode === null && child.signalCode === null && Date.now() < deadline) {
+      // Our replica's own answer through nginx, not any 200: the port probed free a moment ago may have been taken
+      // by another test's server (one serving map tiles answered every path with a PNG), and nginx then exits.
       up = await rawRequest(`${origin}/healthz`, { method: 'GET' }).then(
-        (res) => res.status === 200,
+        (res) => res.status === 200 && res.body === '{"status":"ok"}',
         () => false,
       );
       if (!up) await new Promise((resolve) => setTimeout(resolve, 50));
     }
+    // nginx that could not bind exits: the answer came from whoever holds the port.
+    if (up && (child.exitCode !== null || child.signalCode !== null)) up = false;
     if (up) {
       return {
         origin,
