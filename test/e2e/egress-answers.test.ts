@@ -4,9 +4,10 @@
  * tools. Issue 32: a configured key echoed in the forms of H1 and L1 reaches the client in none of them; the call's
  * own signature neither, in the body, nor quoted from the upstream's Content-Type or Content-Encoding (L5).
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startRecordingServer, type RecordedRequest, type RecordingServer } from '../helpers/recording-server.js';
-import { spawnServer, textOf, type SpawnedServer } from '../helpers/spawn-server.js';
+import { describe, expect, it } from 'vitest';
+import { recordedStdio } from '../helpers/recorded-stdio.js';
+import type { RecordedRequest } from '../helpers/recording-server.js';
+import { textOf } from '../helpers/spawn-server.js';
 import { FORMS } from '../helpers/spellings.js';
 import { CREDENTIALS, fullEnv } from '../helpers/upstream.js';
 
@@ -23,28 +24,23 @@ const translatedText = (result: { structuredContent?: unknown }) =>
   (result.structuredContent as { message: { result: { translatedText: string } } }).message.result.translatedText;
 const signatureOf = (req: RecordedRequest) => String(req.headers['x-svc-apigw-signature-v2']);
 
-let upstream: RecordingServer;
-let server: SpawnedServer;
-beforeAll(async () => {
-  upstream = await startRecordingServer();
-  server = await spawnServer(fullEnv(upstream.url));
-}, 30_000);
-afterAll(async () => {
-  await server?.close();
-  await upstream?.close();
-});
+const recorded = recordedStdio(fullEnv, { resetEachTest: false });
 
 describe('an answer without a secret comes back as it was (issue 33, item 1)', () => {
   it.each(DOCUMENTATION)('translation: %s', async (text) => {
-    upstream.reply({ body: translated(text) });
-    const result = await server.call('translation_translate_text', { source: 'ko', target: 'en', text: '안녕하세요' });
+    recorded.upstream.reply({ body: translated(text) });
+    const result = await recorded.server.call('translation_translate_text', {
+      source: 'ko',
+      target: 'en',
+      text: '안녕하세요',
+    });
     expect(result.isError, textOf(result)).toBeFalsy();
     expect(translatedText(result)).toBe(text);
   });
 
   it.each(DOCUMENTATION)('text generation: %s', async (text) => {
-    upstream.reply({ body: { status: { code: '20000', message: 'OK' }, result: { text } } });
-    const result = await server.call('textgen_create_completion', { text: 'Once upon a time' });
+    recorded.upstream.reply({ body: { status: { code: '20000', message: 'OK' }, result: { text } } });
+    const result = await recorded.server.call('textgen_create_completion', { text: 'Once upon a time' });
     expect(result.isError, textOf(result)).toBeFalsy();
     expect(JSON.stringify(result)).toContain(JSON.stringify(text).slice(1, -1));
   });
@@ -52,13 +48,13 @@ describe('an answer without a secret comes back as it was (issue 33, item 1)', (
 
 describe('the workflow takes documentation through both steps unchanged (issue 33, item 1)', () => {
   it.each(DOCUMENTATION)('translate_and_summarize: %s', async (text) => {
-    upstream.reset();
-    upstream.setFallback((req) =>
+    recorded.upstream.reset();
+    recorded.upstream.setFallback((req) =>
       req.url.startsWith('/nmt/')
         ? { body: translated(text) }
         : { body: { status: { code: '20000', message: 'OK' }, result: { text } } },
     );
-    const result = await server.call('translate_and_summarize', {
+    const result = await recorded.server.call('translate_and_summarize', {
       text: 'Hello. Thank you.',
       target: 'ko',
       source: 'en',
@@ -73,8 +69,12 @@ describe('the workflow takes documentation through both steps unchanged (issue 3
 describe('a configured key in the forms of issue 32 reaches the client in none of them', () => {
   const key = CREDENTIALS.SVC_TRANSLATION_CLIENT_SECRET;
   it.each(FORMS.map((form) => [form.name, form.spell(key, 1)]))('%s', async (_, spelled) => {
-    upstream.reply({ body: translated(`echo: ${spelled} end`) });
-    const result = await server.call('translation_translate_text', { source: 'ko', target: 'en', text: '안녕하세요' });
+    recorded.upstream.reply({ body: translated(`echo: ${spelled} end`) });
+    const result = await recorded.server.call('translation_translate_text', {
+      source: 'ko',
+      target: 'en',
+      text: '안녕하세요',
+    });
     const said = translatedText(result);
     expect(said).toContain('[redacted]');
     expect(said.startsWith('echo: ')).toBe(true);
@@ -86,8 +86,8 @@ describe('a configured key in the forms of issue 32 reaches the client in none o
 describe("the call's own signature leaves by no upstream value (L5)", () => {
   let signatures: string[] = [];
   const call = async () => {
-    const result = await server.call('apigateway_list_products', {});
-    signatures = upstream.requests.filter((r) => r.url.startsWith('/api/v1/products')).map(signatureOf);
+    const result = await recorded.server.call('apigateway_list_products', {});
+    signatures = recorded.upstream.requests.filter((r) => r.url.startsWith('/api/v1/products')).map(signatureOf);
     return JSON.stringify(result);
   };
   const expectNone = (said: string) => {
@@ -100,8 +100,8 @@ describe("the call's own signature leaves by no upstream value (L5)", () => {
   };
 
   it('quoted from the Content-Type of an answer that is not JSON', async () => {
-    upstream.reset();
-    upstream.setFallback((req) => ({
+    recorded.upstream.reset();
+    recorded.upstream.setFallback((req) => ({
       headers: { 'content-type': `text/html; echo=${signatureOf(req)}` },
       body: '<html>login</html>',
     }));
@@ -111,8 +111,8 @@ describe("the call's own signature leaves by no upstream value (L5)", () => {
   });
 
   it('quoted from the Content-Encoding of an answer that is not UTF-8', async () => {
-    upstream.reset();
-    upstream.setFallback((req) => ({
+    recorded.upstream.reset();
+    recorded.upstream.setFallback((req) => ({
       headers: { 'content-type': 'application/json', 'content-encoding': `br; echo=${signatureOf(req)}` },
       body: Buffer.from([0xff, 0xfe, 0x00, 0x81, 0xc3]),
     }));
@@ -122,8 +122,8 @@ describe("the call's own signature leaves by no upstream value (L5)", () => {
   });
 
   it.each(FORMS.slice(0, 8).map((form) => [form.name, form]))('echoed in an error body as %s', async (_, form) => {
-    upstream.reset();
-    upstream.setFallback((req) => ({
+    recorded.upstream.reset();
+    recorded.upstream.setFallback((req) => ({
       status: 400,
       headers: { 'content-type': 'text/plain' },
       body: `bad request: ${form.spell(signatureOf(req), 2)} end`,

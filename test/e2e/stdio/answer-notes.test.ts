@@ -3,22 +3,10 @@
  * would mislead the next step comes with a note after it, and an answer that would not comes alone.
  */
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startRecordingServer, type RecordingServer } from '../../helpers/recording-server.js';
-import { spawnServer, type SpawnedServer } from '../../helpers/spawn-server.js';
-import { fullEnv } from '../../helpers/upstream.js';
+import { describe, expect, it } from 'vitest';
+import { recordedStdio } from '../../helpers/recorded-stdio.js';
 
-let upstream: RecordingServer;
-let server: SpawnedServer;
-beforeAll(async () => {
-  upstream = await startRecordingServer();
-  server = await spawnServer(fullEnv(upstream.url));
-}, 30_000);
-afterAll(async () => {
-  await server?.close();
-  await upstream?.close();
-});
-beforeEach(() => upstream.reset());
+const recorded = recordedStdio();
 
 const texts = (result: CallToolResult) => (result.content as { text: string }[]).map((c) => c.text);
 const NO_RESULTS = { status: { code: 3, name: 'no results', message: 'no results' }, results: [] };
@@ -27,8 +15,8 @@ describe('E5 status 3 (spec rule 1)', () => {
   it.each(['roadaddr', 'addr', 'roadaddr,addr'])(
     'to orders %s: the note suggests legalcode/admcode',
     async (orders) => {
-      upstream.reply({ body: NO_RESULTS });
-      const result = await server.call('maps_reverse_geocode', { coords: '129.1587,35.1586', orders });
+      recorded.upstream.reply({ body: NO_RESULTS });
+      const result = await recorded.server.call('maps_reverse_geocode', { coords: '129.1587,35.1586', orders });
       expect(result.isError).toBeFalsy();
       expect(result.structuredContent).toEqual(NO_RESULTS);
       const [answer, note] = texts(result);
@@ -38,9 +26,9 @@ describe('E5 status 3 (spec rule 1)', () => {
   );
 
   it.each([undefined, 'admcode', 'roadaddr,legalcode'])('to orders %s (a dong asked for): no note', async (orders) => {
-    upstream.reply({ body: NO_RESULTS });
+    recorded.upstream.reply({ body: NO_RESULTS });
     const args = { coords: '129.5,35.0', ...(orders ? { orders } : {}) };
-    expect(texts(await server.call('maps_reverse_geocode', args))).toHaveLength(1);
+    expect(texts(await recorded.server.call('maps_reverse_geocode', args))).toHaveLength(1);
   });
 });
 
@@ -57,8 +45,8 @@ describe('E3 span tags on a direction that does not honour them (spec rule 5)', 
   it('ko -> es, and auto detected as ko: a note after the unchanged answer', async () => {
     for (const source of ['ko', 'auto']) {
       const body = answer('ko', 'es', '<span translate="no">SBC</span> Gracias.');
-      upstream.reply({ body });
-      const result = await server.call('translation_translate_text', { source, target: 'es', text: tagged });
+      recorded.upstream.reply({ body });
+      const result = await recorded.server.call('translation_translate_text', { source, target: 'es', text: tagged });
       expect(result.structuredContent, source).toEqual(body);
       const [, note] = texts(result);
       expect(note, source).toMatch(/^Span tags are not honoured for ko -> es/);
@@ -66,13 +54,13 @@ describe('E3 span tags on a direction that does not honour them (spec rule 5)', 
   });
 
   it('ko -> en (honoured) and an untagged text: no note', async () => {
-    upstream.reply({ body: answer('ko', 'en', 'SBC Thank you.') });
+    recorded.upstream.reply({ body: answer('ko', 'en', 'SBC Thank you.') });
     expect(
-      texts(await server.call('translation_translate_text', { source: 'ko', target: 'en', text: tagged })),
+      texts(await recorded.server.call('translation_translate_text', { source: 'ko', target: 'en', text: tagged })),
     ).toHaveLength(1);
-    upstream.reply({ body: answer('ko', 'es', 'Gracias.') });
+    recorded.upstream.reply({ body: answer('ko', 'es', 'Gracias.') });
     expect(
-      texts(await server.call('translation_translate_text', { source: 'ko', target: 'es', text: '고마워.' })),
+      texts(await recorded.server.call('translation_translate_text', { source: 'ko', target: 'es', text: '고마워.' })),
     ).toHaveLength(1);
   });
 });

@@ -3,27 +3,13 @@
  * upstream. It ended as `internal error: Maximum call stack size exceeded`; now it is refused as JSON nested deeper
  * than the server reads, and for the six writing tools the error says that the upstream accepted the request.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { recordedStdio } from '../../helpers/recorded-stdio.js';
 import { MAX_NESTING } from '../../../src/upstream/sliced-json.js';
-import { startRecordingServer, type RecordingServer } from '../../helpers/recording-server.js';
-import { spawnServer, textOf, type SpawnedServer } from '../../helpers/spawn-server.js';
-import { fullEnv } from '../../helpers/upstream.js';
+import { textOf } from '../../helpers/spawn-server.js';
 import { VALID } from '../../helpers/valid-args.js';
 
-let upstream: RecordingServer;
-let server: SpawnedServer;
-
-beforeAll(async () => {
-  upstream = await startRecordingServer();
-  server = await spawnServer(fullEnv(upstream.url));
-}, 30_000);
-
-afterAll(async () => {
-  await server?.close();
-  await upstream?.close();
-});
-
-beforeEach(() => upstream.reset());
+const recorded = recordedStdio();
 
 /** E4, E6, E8, E11, E13, E15. */
 const WRITES = [
@@ -42,8 +28,8 @@ describe('an answer nested deeper than the server reads', () => {
     'is refused by name at %s levels, for every writing tool with the upstream accepting',
     async (depth) => {
       for (const tool of WRITES) {
-        upstream.reply({ headers: { 'content-type': 'application/json' }, body: nested(depth) });
-        const result = await server.call(tool, VALID[tool]!);
+        recorded.upstream.reply({ headers: { 'content-type': 'application/json' }, body: nested(depth) });
+        const result = await recorded.server.call(tool, VALID[tool]!);
         const text = textOf(result);
         expect(result.isError, text).toBe(true);
         expect(text).toContain('[malformed_response]');
@@ -51,27 +37,27 @@ describe('an answer nested deeper than the server reads', () => {
         expect(text).toContain('The upstream accepted the request (HTTP 200)');
         expect(text).not.toMatch(/call stack|internal error/i);
       }
-      expect(upstream.requests).toHaveLength(WRITES.length);
+      expect(recorded.upstream.requests).toHaveLength(WRITES.length);
     },
   );
 
   it('is refused for a reading tool without a word of a change, and the server serves on', async () => {
-    upstream.reply({ headers: { 'content-type': 'application/json' }, body: nested(5_000) });
-    const text = textOf(await server.call('apigateway_list_products', {}));
+    recorded.upstream.reply({ headers: { 'content-type': 'application/json' }, body: nested(5_000) });
+    const text = textOf(await recorded.server.call('apigateway_list_products', {}));
     expect(text).toContain('[malformed_response]');
     expect(text).not.toContain('accepted');
-    upstream.reply({ body: { productPage: { content: [] } } });
-    const result = await server.call('apigateway_list_products', {});
+    recorded.upstream.reply({ body: { productPage: { content: [] } } });
+    const result = await recorded.server.call('apigateway_list_products', {});
     expect(result.isError, textOf(result)).toBeFalsy();
   });
 
   it(`passes as deep as ${MAX_NESTING} levels, whole`, async () => {
     const deep = `${'['.repeat(MAX_NESTING - 1)}${']'.repeat(MAX_NESTING - 1)}`;
-    upstream.reply({
+    recorded.upstream.reply({
       headers: { 'content-type': 'application/json' },
       body: `{"productPage":{"content":[]},"data":${deep}}`,
     });
-    const result = await server.call('apigateway_list_products', {});
+    const result = await recorded.server.call('apigateway_list_products', {});
     expect(result.isError, textOf(result)).toBeFalsy();
     expect(JSON.stringify((result.structuredContent as { data: unknown }).data)).toBe(deep);
   });

@@ -5,27 +5,14 @@
  * a recording upstream.
  */
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startRecordingServer, type RecordingServer } from '../../helpers/recording-server.js';
-import { spawnServer, textOf, type SpawnedServer } from '../../helpers/spawn-server.js';
+import { describe, expect, it } from 'vitest';
+import { recordedStdio } from '../../helpers/recorded-stdio.js';
+import { spawnServer, textOf } from '../../helpers/spawn-server.js';
 import { fullEnv, jsonBody } from '../../helpers/upstream.js';
 
 const MAX = 100_000;
 
-let upstream: RecordingServer;
-let server: SpawnedServer;
-
-beforeAll(async () => {
-  upstream = await startRecordingServer();
-  server = await spawnServer(fullEnv(upstream.url));
-}, 30_000);
-
-afterAll(async () => {
-  await server?.close();
-  await upstream?.close();
-});
-
-beforeEach(() => upstream.reset());
+const recorded = recordedStdio();
 
 const resultBytes = (result: CallToolResult) => Buffer.byteLength(JSON.stringify(result), 'utf8');
 const texts = (result: CallToolResult) => result.content.map((c) => (c.type === 'text' ? c.text : ''));
@@ -42,10 +29,10 @@ describe('E12 repeats the prompt in result.text', () => {
   it('a 20,000-character Korean prompt: the answer whole in structuredContent, the generated part in the text', async () => {
     const prompt = '한국어 문장입니다 '.repeat(2000);
     expect([...prompt].length).toBe(20_000);
-    upstream.reply((req) => ({ body: completion((jsonBody(req) as { text: string }).text, GENERATED) }));
-    const result = await server.call('textgen_create_completion', { text: prompt });
+    recorded.upstream.reply((req) => ({ body: completion((jsonBody(req) as { text: string }).text, GENERATED) }));
+    const result = await recorded.server.call('textgen_create_completion', { text: prompt });
     expect(result.isError, textOf(result)).toBeFalsy();
-    expect(upstream.requests).toHaveLength(1);
+    expect(recorded.upstream.requests).toHaveLength(1);
     const structured = result.structuredContent as { result: { text: string } };
     expect(structured.result.text).toBe(prompt + GENERATED);
     const [copy, note] = texts(result);
@@ -59,8 +46,8 @@ describe('E12 repeats the prompt in result.text', () => {
 
   it("a 100,000-character Korean prompt (the tool's maximum): cut in the prompt's part, nothing generated lost", async () => {
     const prompt = '가나다라마바사아자차'.repeat(10_000);
-    upstream.reply((req) => ({ body: completion((jsonBody(req) as { text: string }).text, GENERATED) }));
-    const result = await server.call('textgen_create_completion', { text: prompt, includeTokens: true });
+    recorded.upstream.reply((req) => ({ body: completion((jsonBody(req) as { text: string }).text, GENERATED) }));
+    const result = await recorded.server.call('textgen_create_completion', { text: prompt, includeTokens: true });
     expect(result.isError, textOf(result)).toBeFalsy();
     const structured = result.structuredContent as { result: { text: string; stopReason: string } };
     expect(structured.result.text.endsWith(GENERATED)).toBe(true);
@@ -81,10 +68,12 @@ describe('E3 with a large untranslated span', () => {
     const span = `<span translate="no">${'번역하지 않는 부분입니다. '.repeat(1800)}</span>`;
     const text = `안녕하세요. ${span} 감사합니다.`;
     const translatedText = `Hello. ${span} Thank you.`;
-    upstream.reply({ body: { message: { result: { srcLangType: 'ko', tarLangType: 'en', translatedText } } } });
-    const result = await server.call('translation_translate_text', { source: 'ko', target: 'en', text });
+    recorded.upstream.reply({
+      body: { message: { result: { srcLangType: 'ko', tarLangType: 'en', translatedText } } },
+    });
+    const result = await recorded.server.call('translation_translate_text', { source: 'ko', target: 'en', text });
     expect(result.isError, textOf(result)).toBeFalsy();
-    expect(upstream.requests).toHaveLength(1);
+    expect(recorded.upstream.requests).toHaveLength(1);
     expect((result.structuredContent as { message: { result: { translatedText: string } } }).message.result).toEqual({
       srcLangType: 'ko',
       tarLangType: 'en',
@@ -122,14 +111,14 @@ describe("a list tool's note names a continuation that returns every item left o
   for (const pageNo of [1, 2, 7]) {
     it(`E1: a page of 2,000 groups at pageNo ${pageNo}, pageSize 2000`, async () => {
       const items = Array.from({ length: 2000 }, (_, i) => group((pageNo - 1) * 2000 + i + 1));
-      upstream.reply({
+      recorded.upstream.reply({
         body: {
           code: 0,
           message: 'SUCCESS',
           result: { currentPage: pageNo, pageSize: 2000, totalCount: 20_000, kafkaConfigGroupList: items },
         },
       });
-      const result = await server.call('streaming_list_config_groups', {
+      const result = await recorded.server.call('streaming_list_config_groups', {
         kafkaVersionCode: 3050100,
         pageNo,
         pageSize: 2000,
@@ -157,8 +146,11 @@ describe('a result that cannot be cut', () => {
   it('says the upstream did the work and how to get the answer', async () => {
     // An answer of many small members: no list and no long text to shorten.
     const body = Object.fromEntries(Array.from({ length: 8000 }, (_, i) => [`member${i}`, `value ${i}`]));
-    upstream.reply({ body: { ...body, success: true, availableName: true } });
-    const result = await server.call('bigdata_check_app_name', { accountId: '7N42dgm5tFLK9N8MT7fHC7', name: 'my-app' });
+    recorded.upstream.reply({ body: { ...body, success: true, availableName: true } });
+    const result = await recorded.server.call('bigdata_check_app_name', {
+      accountId: '7N42dgm5tFLK9N8MT7fHC7',
+      name: 'my-app',
+    });
     expect(result.isError).toBe(true);
     expect(textOf(result)).toMatch(
       /\[result_too_large\].*The upstream did the work \(billed, where the service bills\): ask for less, or have SVC_MAX_RESULT_BYTES raised, to get it/,
@@ -168,9 +160,9 @@ describe('a result that cannot be cut', () => {
 
 describe('an answer over SVC_MAX_RESPONSE_BYTES', () => {
   it('is not read, and the refusal says the upstream may have done the work and how to get it', async () => {
-    const small = await spawnServer(fullEnv(upstream.url, { SVC_MAX_RESPONSE_BYTES: '1024' }));
+    const small = await spawnServer(fullEnv(recorded.upstream.url, { SVC_MAX_RESPONSE_BYTES: '1024' }));
     try {
-      upstream.reply({ body: completion('Once upon a time', ' there was a very long story. '.repeat(100)) });
+      recorded.upstream.reply({ body: completion('Once upon a time', ' there was a very long story. '.repeat(100)) });
       const result = await small.call('textgen_create_completion', { text: 'Once upon a time' });
       expect(result.isError).toBe(true);
       expect(textOf(result)).toContain(
