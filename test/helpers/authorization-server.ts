@@ -24,6 +24,24 @@ export interface TestClient {
   claims?: Record<string, unknown>;
 }
 
+/** An access token from the server's token endpoint, as a client would get it (client credentials, this resource). */
+export async function tokenFrom(
+  as: Pick<AuthorizationServer, 'issuer'>,
+  client: Pick<TestClient, 'id' | 'secret'>,
+  resource: string,
+  scope = 'svc.read',
+): Promise<string> {
+  const answer = await fetch(`${as.issuer}/token`, {
+    method: 'POST',
+    headers: {
+      'content-type': 'application/x-www-form-urlencoded',
+      authorization: `Basic ${Buffer.from(`${client.id}:${client.secret}`).toString('base64')}`,
+    },
+    body: new URLSearchParams({ grant_type: 'client_credentials', scope, resource }),
+  });
+  return ((await answer.json()) as { access_token: string }).access_token;
+}
+
 export async function startAuthorizationServer(
   resource: string,
   clients: readonly TestClient[],

@@ -15,7 +15,7 @@ import {
 import { Client as ClientV1 } from '@modelcontextprotocol/sdk/client/index.js';
 import { ClientCredentialsProvider as ProviderV1 } from '@modelcontextprotocol/sdk/client/auth-extensions.js';
 import { StreamableHTTPClientTransport as HttpV1 } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { startAuthorizationServer, type AuthorizationServer } from '../../helpers/authorization-server.js';
+import { startAuthorizationServer, tokenFrom, type AuthorizationServer } from '../../helpers/authorization-server.js';
 import { mintJwt, nonCanonical, tampered, unsignedJwt } from '../../helpers/jwt-mint.js';
 import { startTricklingIssuer } from '../../helpers/trickling-issuer.js';
 import { VALID } from '../../helpers/valid-args.js';
@@ -476,16 +476,7 @@ describe('OAuth mode with replicas', () => {
       await spawnHttpServer(['--sandbox', '--stateless'], env),
     ];
     try {
-      // One token from the authorization server's token endpoint, as a client would get it.
-      const answer = await fetch(`${as.issuer}/token`, {
-        method: 'POST',
-        headers: {
-          'content-type': 'application/x-www-form-urlencoded',
-          authorization: `Basic ${Buffer.from(`reader:${CLIENTS[1]!.secret}`).toString('base64')}`,
-        },
-        body: new URLSearchParams({ grant_type: 'client_credentials', scope: 'svc.read', resource: publicUrl }),
-      });
-      const { access_token: accessToken } = (await answer.json()) as { access_token: string };
+      const accessToken = await tokenFrom(as, CLIENTS[1]!, publicUrl);
       expect(accessToken.split('.')).toHaveLength(3);
       for (const replica of replicas) {
         const listed = await rawRequest(replica.url, {

@@ -16,9 +16,9 @@ import {
   ClientCredentialsProvider as ProviderV2,
   StreamableHTTPClientTransport as HttpV2,
 } from '@modelcontextprotocol/client';
-import { startAuthorizationServer, type AuthorizationServer } from '../../helpers/authorization-server.js';
+import { startAuthorizationServer, tokenFrom, type AuthorizationServer } from '../../helpers/authorization-server.js';
 import { startRecordingServer, type RecordedRequest, type RecordingServer } from '../../helpers/recording-server.js';
-import { rawRequest, spawnHttpServer, waitFor, type HttpServerProcess } from '../../helpers/spawn-http.js';
+import { INITIALIZE, rawRequest, spawnHttpServer, waitFor, type HttpServerProcess } from '../../helpers/spawn-http.js';
 
 const ALL_SCOPES = 'svc.read svc.write svc.destructive';
 const USERS = [
@@ -93,19 +93,6 @@ async function connect(url: string, as: AuthorizationServer, user: string, era: 
   );
   await client.connect(new HttpV2(new URL(url), { authProvider }));
   return client as unknown as Client;
-}
-
-async function tokenOf(as: AuthorizationServer, user: string, resource: string): Promise<string> {
-  const { secret } = USERS.find((u) => u.id === user)!;
-  const answer = await fetch(`${as.issuer}/token`, {
-    method: 'POST',
-    headers: {
-      'content-type': 'application/x-www-form-urlencoded',
-      authorization: `Basic ${Buffer.from(`${user}:${secret}`).toString('base64')}`,
-    },
-    body: new URLSearchParams({ grant_type: 'client_credentials', scope: 'svc.read', resource }),
-  });
-  return ((await answer.json()) as { access_token: string }).access_token;
 }
 
 describe('credential profiles chosen by the token (OAuth mode)', () => {
@@ -202,15 +189,10 @@ describe('credential profiles chosen by the token (OAuth mode)', () => {
   });
 
   it('refuses a user whose groups pick no profile, with a reason an operator can act on', async () => {
-    const token = await tokenOf(as, 'carol', `http://127.0.0.1:${server.port}/mcp`);
+    const token = await tokenFrom(as, USERS[2]!, `http://127.0.0.1:${server.port}/mcp`);
     const answer = await rawRequest(server.url, {
       headers: { Authorization: `Bearer ${token}` },
-      body: JSON.stringify({
-        jsonrpc: '2.0',
-        id: 1,
-        method: 'initialize',
-        params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '0' } },
-      }),
+      body: INITIALIZE,
     });
     expect(answer.status).toBe(403);
     expect(answer.body).toContain("the token's groups claim matches no rule of the credential profiles");
