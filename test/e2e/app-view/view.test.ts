@@ -369,8 +369,9 @@ describe.skipIf(!haveChromium)('the app view in a real browser (chromium)', { ti
       const h = await openHost(browser, host.origin, tiled);
       const { frame, csp } = await h.show('tiles', { coords: '126.97843,37.56668', orders: ALL });
       expect(csp).toContain(`img-src data: ${tiles.origin}`);
+      // Some tiles, and every one loaded: with none drawn yet, `every` alone holds at once (a loaded CI run saw it).
       await frame.waitForFunction(
-        () => [...document.images].every((img) => img.complete && img.naturalWidth > 0),
+        () => document.images.length > 0 && [...document.images].every((img) => img.complete && img.naturalWidth > 0),
         undefined,
         {
           polling: 100,
