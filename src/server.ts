@@ -1,6 +1,6 @@
 import { SERVER_INFO_META_KEY, Server, type JSONRPCMessage, type Transport } from '@modelcontextprotocol/server';
 import { CATALOGUE } from './catalogue/catalogue.js';
-import { ConfigError, type Config } from './config.js';
+import { ConfigError, type Config } from './config/index.js';
 import { Redactor } from './util/redact.js';
 import { Calls } from './call/admission.js';
 import type { AttemptDeps } from './call/attempts.js';
@@ -19,7 +19,7 @@ import { sharedLazyValidator } from './mcp/schema-validator.js';
 import { TOOL_DEFINITIONS } from './mcp/tool-definitions.js';
 import { serverInstructions } from './mcp/instructions.js';
 import { isEnabled, narrow, type Narrowing, type ToolPolicy } from './mcp/tool-policy.js';
-import { withProfile } from './profiles.js';
+import { withProfile } from './config/profiles.js';
 import type { ToolHandler } from './mcp/tool-handler.js';
 import { knownNames } from './mcp/known-names.js';
 import { registerTools, type ToolView } from './mcp/tool-registry.js';

@@ -1,6 +1,6 @@
-/** When the OTEL_* variables turn telemetry on, and what they configure (src/config.ts, src/telemetry/options.ts). */
+/** When OTEL_* variables turn telemetry on, what they configure (src/config/telemetry.ts, src/telemetry/options.ts). */
 import { describe, expect, it } from 'vitest';
-import { parseCommand, type Config } from '../src/config.js';
+import { parseCommand, type Config } from '../src/config/index.js';
 import { parseHeaders, signalUrl } from '../src/telemetry/options.js';
 
 function config(env: Record<string, string>): Config {

@@ -1,6 +1,6 @@
 import { SERVICES, type ServiceId } from '../catalogue/types.js';
-import { credentialsFrom, type Config } from '../config.js';
-import type { Profile } from '../profiles.js';
+import { credentialsFrom, type Config } from '../config/index.js';
+import type { Profile } from '../config/types.js';
 import { SANDBOX_CREDENTIALS } from './credentials.js';
 import { startSandbox, type Sandbox } from './index.js';
 import type { SandboxCredentials } from './types.js';

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { NodeStreamableHTTPServerTransport } from '@modelcontextprotocol/node';
 import type { Server } from '@modelcontextprotocol/server';
-import type { HttpOptions } from '../config.js';
+import type { HttpOptions } from '../config/index.js';
 import type { ServerFactory } from '../server.js';
 import { isJsonContentType, readJsonBody } from './http-body.js';
 import { invalidBody } from './jsonrpc-check.js';

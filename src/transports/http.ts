@@ -1,7 +1,7 @@
 import { createServer as createHttpServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import type { Dispatcher } from 'undici';
-import type { Config } from '../config.js';
+import type { Config } from '../config/index.js';
 import type { ServerFactory } from '../server.js';
 import {
   AUTH_BACKOFF,

@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { McpServer, type Server } from '@modelcontextprotocol/server';
 import { StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { parseCommand, type Config } from '../../src/config.js';
+import { parseCommand, type Config } from '../../src/config/index.js';
 import { startHttpServer, type HttpServerHandle } from '../../src/transports/http.js';
 import { SessionStore } from '../../src/transports/http-sessions.js';
 import { sessionIdGenerator } from '../../src/transports/http-endpoint.js';

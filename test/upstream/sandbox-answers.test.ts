@@ -8,7 +8,7 @@ import { Agent } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { reverseGeocode } from '../../src/catalogue/maps.js';
 import type { AnyOperation } from '../../src/catalogue/types.js';
-import { parseCommand } from '../../src/config.js';
+import { parseCommand } from '../../src/config/index.js';
 import { execute, type Failed } from '../helpers/attempts.js';
 import type { AttemptDeps } from '../../src/call/attempts.js';
 import { upstreamOf } from '../../src/upstream/http.js';

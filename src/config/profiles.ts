@@ -1,30 +1,9 @@
-import { ConfigError, narrowingFrom, platformFrom, type Config, type Env, type PlatformSettings } from './config.js';
+import { ConfigError } from './values.js';
+import { platformFrom } from './platform.js';
+import { narrowingFrom } from './safety.js';
+import type { Config, Env, Profile, ProfileSelect, Profiles } from './types.js';
 import { profileVariables, serviceUrlVariable } from './env-variables.js';
-import { SERVICES } from './catalogue/types.js';
-
-/** One team's (or one account's) platform keys and URLs, and the tool filters that narrow what it may do. */
-export interface Profile {
-  name: string;
-  platform: PlatformSettings;
-  narrowing: Pick<Config['safety'], 'readOnly' | 'tools' | 'services'>;
-  /** The values of its secrets (never literals in the file: read from the environment or a file). */
-  secrets: readonly string[];
-}
-
-/** Which profile a token's claim picks: the first rule whose value the claim holds. */
-export interface ProfileSelect {
-  claim: string;
-  rules: readonly { value: string; profile: string }[];
-}
-
-export interface Profiles {
-  byName: ReadonlyMap<string, Profile>;
-  select?: ProfileSelect;
-  /** The profile of a token no rule picks (OAuth), or of a process that names none; unset: such a token is refused. */
-  default?: string;
-  /** Every profile's secrets: the egress filter knows them all. */
-  secrets: readonly string[];
-}
+import { SERVICES } from '../catalogue/types.js';
 
 /** What reading a secret's `{"env": NAME}` or `{"file": PATH}` needs: the process's environment and file system. */
 export interface ProfileSources {
@@ -105,7 +84,7 @@ function readProfile(
     const { secrets, ...platform } = platformFrom({ ...inherited, ...env });
     return { name, platform, narrowing: narrowingFrom(env), secrets };
   } catch (error) {
-    // The parser's message names the variable, never its value (config.ts).
+    // The parser's message names the variable, never its value (values.ts).
     if (error instanceof ConfigError) return fail(where(), error.message);
     throw error;
   }

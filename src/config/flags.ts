@@ -16,9 +16,9 @@ export interface Flag {
 }
 
 /**
- * Every command-line flag, in one table (as src/env-variables.ts is for the environment): the parser's options, the
+ * Every command-line flag, in one table (as env-variables.ts is for the environment): the parser's options, the
  * type of the parsed flags, their defaults, the rule of the HTTP-only ones, --help's lines and the table of
- * docs/http.md (`npm run generate`) are made from it. Adding a flag is adding a row (and reading it in config.ts).
+ * docs/http.md (`npm run generate`) are made from it. Adding a flag is adding a row (and reading it in parse.ts).
  */
 export const FLAGS = {
   http: { type: 'boolean', help: 'serve Streamable HTTP at /mcp' },
@@ -62,6 +62,9 @@ export const FLAGS = {
 } as const satisfies Record<string, Flag>;
 
 export type FlagName = keyof typeof FLAGS;
+
+/** A flag as a message writes it (`--profile`): typed by the table, as envName is. */
+export const flagName = <N extends FlagName>(name: N) => `--${name}` as const;
 type TypeOf<N extends FlagName> = (typeof FLAGS)[N]['type'] extends 'boolean' ? boolean : string;
 
 /** The flags of a command line: each as its row's type says, absent when not given. */
