@@ -20,6 +20,7 @@ import { TOOL_DEFINITIONS } from './mcp/tool-definitions.js';
 import { serverInstructions } from './mcp/instructions.js';
 import { isEnabled, narrow, type Narrowing, type ToolPolicy } from './mcp/tool-policy.js';
 import { withProfile } from './config/profiles.js';
+import { flagName } from './config/flags.js';
 import type { ToolHandler } from './mcp/tool-handler.js';
 import { knownNames } from './mcp/known-names.js';
 import { registerTools, type ToolView } from './mcp/tool-registry.js';
@@ -135,7 +136,9 @@ export function createServerFactory(config: Config, deps: ServerDeps): ServerFac
     };
     if (!handlers.some((h) => isEnabled(policy, h.facts))) {
       const whose = settings.profile ? `, with the profile "${settings.profile}",` : '';
-      throw new ConfigError(`the read-only mode, --tools and --services${whose} leave no tool enabled`);
+      throw new ConfigError(
+        `the read-only mode, ${flagName('tools')} and ${flagName('services')}${whose} leave no tool enabled`,
+      );
     }
     return { handlers, policy, ...(settings.profile ? { profile: settings.profile } : {}) };
   };

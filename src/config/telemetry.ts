@@ -1,4 +1,4 @@
-import { envDefault, envRange, type EnvName } from './env-variables.js';
+import { envDefault, envName, envRange, type EnvName } from './env-variables.js';
 import { parseHeaders, signalUrl, type TelemetryOptions } from '../telemetry/options.js';
 import { ConfigError, boolean, checkedUrl, integer, oneOf, type Value } from './values.js';
 
@@ -21,7 +21,7 @@ export function withTelemetry(value: Value, secrets: Set<string>): { telemetry?:
   const common = headers('OTEL_EXPORTER_OTLP_HEADERS');
   const tracesHeaders = { ...common, ...headers('OTEL_EXPORTER_OTLP_TRACES_HEADERS') };
   const metricsHeaders = { ...common, ...headers('OTEL_EXPORTER_OTLP_METRICS_HEADERS') };
-  const ratioName = 'OTEL_TRACES_SAMPLER_ARG' satisfies EnvName;
+  const ratioName = envName('OTEL_TRACES_SAMPLER_ARG');
   const ratioText = value(ratioName) ?? envDefault(ratioName);
   const ratio = Number(ratioText);
   if (!/^\d*\.?\d+$/.test(ratioText) || !(ratio >= 0 && ratio <= 1)) {

@@ -3,6 +3,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { NodeStreamableHTTPServerTransport } from '@modelcontextprotocol/node';
 import type { Server } from '@modelcontextprotocol/server';
 import type { HttpOptions } from '../config/index.js';
+import { envName } from '../config/env-variables.js';
 import type { ServerFactory } from '../server.js';
 import { isJsonContentType, readJsonBody } from './http-body.js';
 import { invalidBody } from './jsonrpc-check.js';
@@ -144,7 +145,7 @@ export function mcpEndpoint(
         res,
         408,
         RPC_ERROR.ServerError,
-        `Request Timeout: the body did not arrive within ${options.requestTimeoutMs} ms (SVC_MCP_REQUEST_TIMEOUT_MS)`,
+        `Request Timeout: the body did not arrive within ${options.requestTimeoutMs} ms (${envName('SVC_MCP_REQUEST_TIMEOUT_MS')})`,
       );
       // The rest of the body is not waited for: the connection ends once the answer is out.
       res.once('finish', () => req.socket.destroySoon());
@@ -157,7 +158,7 @@ export function mcpEndpoint(
         res,
         413,
         RPC_ERROR.ServerError,
-        `Payload Too Large: request body over ${options.maxBodyBytes} bytes (SVC_MCP_MAX_BODY_BYTES)`,
+        `Payload Too Large: request body over ${options.maxBodyBytes} bytes (${envName('SVC_MCP_MAX_BODY_BYTES')})`,
       );
     }
     if (body.kind === 'invalid-json') {
@@ -243,7 +244,7 @@ export function mcpEndpoint(
         res,
         429,
         RPC_ERROR.ServerError,
-        `Too many sessions ${options.oauth ? 'of your user' : 'from your address'}: at most ${options.maxSessionsPerClient} at once (SVC_MCP_MAX_SESSIONS_PER_CLIENT), ` +
+        `Too many sessions ${options.oauth ? 'of your user' : 'from your address'}: at most ${options.maxSessionsPerClient} at once (${envName('SVC_MCP_MAX_SESSIONS_PER_CLIENT')}), ` +
           'and each has a request in flight or an open stream. End unused sessions (DELETE /mcp), or retry when one is idle.',
         { 'Retry-After': String(Math.ceil(sessions.retryAfterMs(client) / 1000)) },
         rpcIdOf(body),
@@ -255,7 +256,7 @@ export function mcpEndpoint(
         res,
         503,
         RPC_ERROR.ServerError,
-        `Too many sessions: this server holds at most ${options.maxSessions} concurrent sessions (SVC_MCP_MAX_SESSIONS), ` +
+        `Too many sessions: this server holds at most ${options.maxSessions} concurrent sessions (${envName('SVC_MCP_MAX_SESSIONS')}), ` +
           'and every one it could close has a request in flight or an open stream. End unused sessions (DELETE /mcp) or retry later.',
         { 'Retry-After': '5' },
         rpcIdOf(body),
@@ -374,7 +375,7 @@ export function mcpEndpoint(
         503,
         RPC_ERROR.ServerError,
         `Service Unavailable: this session's earlier responses hold ${unread} unread bytes, over ${options.maxUnreadBytes} ` +
-          '(SVC_MCP_MAX_UNREAD_BYTES): read them before sending more requests',
+          `(${envName('SVC_MCP_MAX_UNREAD_BYTES')}): read them before sending more requests`,
         { 'Retry-After': '1' },
         rpcIdOf(body),
       );

@@ -2,6 +2,7 @@ import { createServer as createHttpServer, type IncomingMessage, type ServerResp
 import type { AddressInfo, Socket } from 'node:net';
 import type { Dispatcher } from 'undici';
 import type { Config } from '../config/index.js';
+import { envName } from '../config/env-variables.js';
 import type { ServerFactory } from '../server.js';
 import {
   AUTH_BACKOFF,
@@ -206,7 +207,7 @@ export async function startHttpServer(
         res,
         403,
         RPC_ERROR.ServerError,
-        'Forbidden: Host header not allowed (DNS rebinding protection; see SVC_MCP_ALLOWED_HOSTS)',
+        `Forbidden: Host header not allowed (DNS rebinding protection; see ${envName('SVC_MCP_ALLOWED_HOSTS')})`,
       );
     }
     // Public, for any origin: how a client finds the authorization server (RFC 9728).
@@ -218,7 +219,7 @@ export async function startHttpServer(
         res,
         403,
         RPC_ERROR.ServerError,
-        'Forbidden: Origin not allowed (see SVC_MCP_ALLOWED_ORIGINS)',
+        `Forbidden: Origin not allowed (see ${envName('SVC_MCP_ALLOWED_ORIGINS')})`,
       );
     }
     const cors = corsHeaders(policy, origin);
@@ -245,7 +246,7 @@ export async function startHttpServer(
           res,
           401,
           RPC_ERROR.Unauthorized,
-          'Unauthorized: send Authorization: Bearer <SVC_MCP_AUTH_TOKEN>',
+          `Unauthorized: send Authorization: Bearer <${envName('SVC_MCP_AUTH_TOKEN')}>`,
           {
             'WWW-Authenticate': challenge,
           },
@@ -379,7 +380,7 @@ export async function startHttpServer(
 }
 
 const UNLISTED_PROXY =
-  'a request carries X-Forwarded-For from a peer not listed in SVC_MCP_TRUSTED_PROXIES: if that peer is a reverse ' +
+  `a request carries X-Forwarded-For from a peer not listed in ${envName('SVC_MCP_TRUSTED_PROXIES')}: if that peer is a reverse ` +
   'proxy, every client behind it counts as one client (one share of sessions and places); ' +
   'list it to count them one by one (docs/http.md#limits)';
 
