@@ -1,7 +1,7 @@
-/** When OTEL_* variables turn telemetry on, what they configure (src/config/telemetry.ts, src/telemetry/options.ts). */
+/** When OTEL_* variables turn telemetry on, what they configure (src/config/telemetry.ts, telemetry-options.ts). */
 import { describe, expect, it } from 'vitest';
 import { parseCommand, type Config } from '../src/config/index.js';
-import { parseHeaders, signalUrl } from '../src/telemetry/options.js';
+import { parseHeaders, signalUrl } from '../src/config/telemetry-options.js';
 
 function config(env: Record<string, string>): Config {
   const parsed = parseCommand([], env);

@@ -1,5 +1,5 @@
 import { envDefault, envName, envRange, type EnvName } from './env-variables.js';
-import { parseHeaders, signalUrl, type TelemetryOptions } from '../telemetry/options.js';
+import { parseHeaders, signalUrl, type TelemetryOptions } from './telemetry-options.js';
 import { ConfigError, boolean, checkedUrl, integer, oneOf, type Value } from './values.js';
 
 /**

@@ -1,6 +1,6 @@
 import type { ServiceId } from '../catalogue/types.js';
 import type { StreamingRegion } from '../catalogue/fields.js';
-import type { TelemetryOptions } from '../telemetry/options.js';
+import type { TelemetryOptions } from './telemetry-options.js';
 
 /** An environment as read: the process's, or the one a credential profile describes. */
 export type Env = Readonly<Record<string, string | undefined>>;

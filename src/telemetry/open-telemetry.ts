@@ -12,7 +12,7 @@ import { SERVER_NAME, SERVER_VERSION } from '../version.js';
 import { CallSpans } from './call-spans.js';
 import { reportingMetricExporter, reportingSpanExporter, saidOnce } from './export-failures.js';
 import { Instruments } from './instruments.js';
-import type { TelemetryOptions } from './options.js';
+import type { TelemetryOptions } from '../config/telemetry-options.js';
 import { samplerOf } from './sampler.js';
 import type { Telemetry } from './telemetry.js';
 import { TracedTransport } from './traced-transport.js';
