@@ -16,7 +16,8 @@ import {
 import { ConnectionShares } from './http-connections.js';
 import { oauthResourceServer } from './oauth/setup.js';
 import type { ResourceServer } from './oauth/resource-server.js';
-import { mcpEndpoint, type McpSession } from './http-endpoint.js';
+import { mcpEndpoint } from './http-endpoint.js';
+import type { McpSession } from './http-endpoint-context.js';
 import { pathOf, sendRpcError } from './http-reply.js';
 import { formatRequestLog, type RequestLogEntry, type RequestNotes } from './http-request-log.js';
 import { bearerChecker, hostPolicy, type HostPolicy } from './http-security.js';

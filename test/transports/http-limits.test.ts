@@ -5,7 +5,7 @@ import * as z from 'zod';
 import { parseCommand, type Config } from '../../src/config/index.js';
 import type { ServerFactory } from '../../src/server.js';
 import { startHttpServer, type HttpServerHandle } from '../../src/transports/http.js';
-import { unreadBytes } from '../../src/transports/http-endpoint.js';
+import { unreadBytes } from '../../src/transports/http-endpoint-context.js';
 import { INITIALIZE, rawRequest, rpcMessage, waitFor } from '../helpers/spawn-http.js';
 
 // In process, loopback only: the limits of the HTTP transport, with a tiny MCP server of its own. Clients other

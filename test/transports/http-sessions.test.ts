@@ -5,7 +5,7 @@ import { StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamable
 import { parseCommand, type Config } from '../../src/config/index.js';
 import { startHttpServer, type HttpServerHandle } from '../../src/transports/http.js';
 import { SessionStore } from '../../src/transports/http-sessions.js';
-import { sessionIdGenerator } from '../../src/transports/http-endpoint.js';
+import { sessionIdGenerator } from '../../src/transports/http-endpoint-context.js';
 import { summariseRpc } from '../../src/transports/http-request-log.js';
 import { INITIALIZE, connectClient, openStream, rawRequest, rpcMessage, waitFor } from '../helpers/spawn-http.js';
 import { startRecordingServer } from '../helpers/recording-server.js';
