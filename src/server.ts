@@ -195,7 +195,7 @@ export function createServerFactory(config: Config, deps: ServerDeps): ServerFac
       // Tampered or expired confirmation state is refused (-32602) before any handler runs.
       requestState: { verify: codec.verify },
       // Input requests go to 2026-07-28 clients only; a 2025 session gets its form by elicitation/create
-      // (mcp/confirmation.ts).
+      // (call/confirmation.ts).
       inputRequired: { legacyShim: false },
       cacheHints: {
         'tools/list': CACHE_HINT,

@@ -1,5 +1,5 @@
 /**
- * The executor against the real sandbox in process (no MCP client): answers in every format E5 offers reach the
+ * The platform client against the real sandbox in process (no MCP client): answers in every format E5 offers reach the
  * caller with their maps status read, and the big integers and the limits the spec does not state are handled end to
  * end.
  */
