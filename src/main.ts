@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
-import { ConfigError, parseCommand, usage, type Config } from './config.js';
+import { ConfigError, parseCommand, usage, type Config } from './config/index.js';
 import { createUpstream } from './upstream/http.js';
 import { Redactor } from './util/redact.js';
 import { SERVER_VERSION, createServerFactory, type ServerDeps } from './server.js';
@@ -43,7 +43,7 @@ async function main(): Promise<void> {
 
   let config: Config = command.config;
   if (config.profilesFile !== undefined) {
-    const { loadProfiles } = await import('./profiles.js');
+    const { loadProfiles } = await import('./config/profiles.js');
     config = loadProfiles(config, { env: process.env, readFile: (path) => readFileSync(path, 'utf8') });
   }
   const cleanups: (() => Promise<void>)[] = [];

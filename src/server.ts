@@ -1,6 +1,6 @@
 import { SERVER_INFO_META_KEY, Server, type JSONRPCMessage, type Transport } from '@modelcontextprotocol/server';
 import { CATALOGUE } from './catalogue/catalogue.js';
-import { ConfigError, type Config } from './config.js';
+import { ConfigError, type Config } from './config/index.js';
 import { Redactor } from './util/redact.js';
 import { Calls } from './call/admission.js';
 import type { AttemptDeps } from './call/attempts.js';
@@ -19,7 +19,8 @@ import { sharedLazyValidator } from './mcp/schema-validator.js';
 import { TOOL_DEFINITIONS } from './mcp/tool-definitions.js';
 import { serverInstructions } from './mcp/instructions.js';
 import { isEnabled, narrow, type Narrowing, type ToolPolicy } from './mcp/tool-policy.js';
-import { withProfile } from './profiles.js';
+import { withProfile } from './config/profiles.js';
+import { flagName } from './config/flags.js';
 import type { ToolHandler } from './mcp/tool-handler.js';
 import { knownNames } from './mcp/known-names.js';
 import { registerTools, type ToolView } from './mcp/tool-registry.js';
@@ -135,7 +136,9 @@ export function createServerFactory(config: Config, deps: ServerDeps): ServerFac
     };
     if (!handlers.some((h) => isEnabled(policy, h.facts))) {
       const whose = settings.profile ? `, with the profile "${settings.profile}",` : '';
-      throw new ConfigError(`the read-only mode, --tools and --services${whose} leave no tool enabled`);
+      throw new ConfigError(
+        `the read-only mode, ${flagName('tools')} and ${flagName('services')}${whose} leave no tool enabled`,
+      );
     }
     return { handlers, policy, ...(settings.profile ? { profile: settings.profile } : {}) };
   };
@@ -192,7 +195,7 @@ export function createServerFactory(config: Config, deps: ServerDeps): ServerFac
       // Tampered or expired confirmation state is refused (-32602) before any handler runs.
       requestState: { verify: codec.verify },
       // Input requests go to 2026-07-28 clients only; a 2025 session gets its form by elicitation/create
-      // (mcp/confirmation.ts).
+      // (call/confirmation.ts).
       inputRequired: { legacyShim: false },
       cacheHints: {
         'tools/list': CACHE_HINT,

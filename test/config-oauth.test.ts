@@ -1,6 +1,6 @@
 /** OAuth mode's settings in buildConfig: what starts, and each refusal (one line, exit code 2 at the CLI). */
 import { describe, expect, it } from 'vitest';
-import { ConfigError, parseCommand, type Config } from '../src/config.js';
+import { ConfigError, parseCommand, type Config } from '../src/config/index.js';
 
 const ISSUER = 'https://auth.example.com/realms/platform';
 const PUBLIC_URL = 'https://mcp.example.com/mcp';

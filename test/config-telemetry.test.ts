@@ -1,7 +1,7 @@
-/** When the OTEL_* variables turn telemetry on, and what they configure (src/config.ts, src/telemetry/options.ts). */
+/** When OTEL_* variables turn telemetry on, what they configure (src/config/telemetry.ts, telemetry-options.ts). */
 import { describe, expect, it } from 'vitest';
-import { parseCommand, type Config } from '../src/config.js';
-import { parseHeaders, signalUrl } from '../src/telemetry/options.js';
+import { parseCommand, type Config } from '../src/config/index.js';
+import { parseHeaders, signalUrl } from '../src/config/telemetry-options.js';
 
 function config(env: Record<string, string>): Config {
   const parsed = parseCommand([], env);

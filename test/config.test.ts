@@ -1,7 +1,7 @@
 /** parseCommand: flags + environment -> one validated Config (pure; argv and env are passed in). */
 import { describe, expect, it } from 'vitest';
-import { ConfigError, parseCommand, usage, type Config } from '../src/config.js';
-import { ENV_VARIABLES, namesOf, type EnvVariable } from '../src/env-variables.js';
+import { ConfigError, parseCommand, usage, type Config } from '../src/config/index.js';
+import { ENV_VARIABLES, namesOf, type EnvVariable } from '../src/config/env-variables.js';
 import { SECRET_VARIABLES } from './helpers/secret-variables.js';
 
 const USAGE = usage();
@@ -388,7 +388,7 @@ describe('--http', () => {
   });
 });
 
-/** The bounds of every whole number, written out here (the table in src/env-variables.ts is what config.ts applies). */
+/** The bounds of every whole number, written out here (src/config/ applies the table of env-variables.ts). */
 const BOUNDS: Record<string, [number, number]> = {
   SVC_TIMEOUT_MS: [1, 600_000],
   SVC_MAX_CONCURRENT_CALLS: [1, 1000],

@@ -14,7 +14,7 @@ import {
   serviceUrlVariable,
   variableNamed,
   type EnvVariable,
-} from '../src/env-variables.js';
+} from '../src/config/env-variables.js';
 import { SECRET_VARIABLES } from './helpers/secret-variables.js';
 
 const rows: readonly EnvVariable[] = ENV_VARIABLES;
@@ -29,7 +29,7 @@ describe('the table', () => {
     ).toEqual([...SECRET_VARIABLES].sort());
   });
 
-  it('holds the defaults config.ts uses', () => {
+  it('holds the defaults the configuration uses', () => {
     expect(envDefault('SVC_STREAMING_REGION')).toBe('KR');
     expect(envDefault('SVC_TIMEOUT_MS')).toBe('30000');
     expect(envDefault('SVC_MCP_MAX_SESSIONS')).toBe('100');

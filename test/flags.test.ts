@@ -1,7 +1,7 @@
-/** The table of flags (src/flags.ts): what parseCommand accepts, refuses and defaults to, and what --help lists. */
+/** The flag table (src/config/flags.ts): what parseCommand accepts, refuses and defaults to, and --help's lines. */
 import { describe, expect, it } from 'vitest';
-import { ConfigError, parseCommand, usage } from '../src/config.js';
-import { FLAGS, HTTP_ONLY_FLAGS, type Flag, type FlagName } from '../src/flags.js';
+import { ConfigError, parseCommand, usage } from '../src/config/index.js';
+import { FLAGS, HTTP_ONLY_FLAGS, type Flag, type FlagName } from '../src/config/flags.js';
 
 const ROWS = Object.entries(FLAGS) as [FlagName, Flag][];
 /** A value each string flag accepts. */

@@ -1,6 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { ConfigError, parseCommand, type Config } from '../src/config.js';
-import { loadProfiles, parseProfiles, selectProfile, withProfile, type ProfileSources } from '../src/profiles.js';
+import { ConfigError, parseCommand, type Config } from '../src/config/index.js';
+import {
+  loadProfiles,
+  parseProfiles,
+  selectProfile,
+  withProfile,
+  type ProfileSources,
+} from '../src/config/profiles.js';
 
 const TEAM_A_SECRET = 'team-a-secret-Qw8Er5Ty';
 const TEAM_B_SECRET = 'team-b-secret-Zx2Cv7Bn';

@@ -20,8 +20,8 @@ import {
   placeholderOf,
   readableDefault,
   type EnvVariable,
-} from '../../src/env-variables.js';
-import { FLAGS, HTTP_ONLY_FLAGS, type Flag } from '../../src/flags.js';
+} from '../../src/config/env-variables.js';
+import { FLAGS, HTTP_ONLY_FLAGS, type Flag } from '../../src/config/flags.js';
 
 const AUTH: Record<Operation['auth'], string> = {
   'gateway-signature': 'signature',

@@ -1,6 +1,6 @@
 // The section links of generated blocks, made relative to the file they are written into. The table's texts
-// (src/env-variables.ts) link a section by its anchor alone, `[Shutdown](#shutdown)`, wherever the block goes; the
-// page that holds each section is named once, here: `docs/reliability.md#shutdown` in the README, and
+// (src/config/env-variables.ts) link a section by its anchor alone, `[Shutdown](#shutdown)`, wherever the block goes;
+// the page that holds each section is named once, here: `docs/reliability.md#shutdown` in the README, and
 // `reliability.md#shutdown` in docs/http.md.
 import { posix } from 'node:path';
 

@@ -1,6 +1,6 @@
 // manifest.json (the MCP Bundle) from the source: the settings it asks for and the variables they fill, from the
 // rows of the table of environment variables that have a `bundle` entry; the tools, with their titles.
-import { ENV_VARIABLES, isBoolean, type BundleSetting, type EnvVariable } from '../../src/env-variables.js';
+import { ENV_VARIABLES, isBoolean, type BundleSetting, type EnvVariable } from '../../src/config/env-variables.js';
 import { computeToolDefinitions } from '../../src/mcp/tool-definitions.js';
 
 type BundleRow = EnvVariable & { bundle: BundleSetting };

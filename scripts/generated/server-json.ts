@@ -1,7 +1,7 @@
 // server.json's environment variables (the MCP Registry's format), from the table of environment variables.
 import { CATALOGUE } from '../../src/catalogue/catalogue.js';
 import { SERVICES, SERVICE_NAMES } from '../../src/catalogue/types.js';
-import { ENV_VARIABLES, isBoolean, rangeText, type EnvVariable } from '../../src/env-variables.js';
+import { ENV_VARIABLES, isBoolean, rangeText, type EnvVariable } from '../../src/config/env-variables.js';
 
 export function serverJsonVariables(): Record<string, unknown>[] {
   return (ENV_VARIABLES as readonly EnvVariable[]).flatMap((v) => {

@@ -1,6 +1,6 @@
 import type { CompiledOperation } from '../catalogue/compile.js';
 import type { Answer, AnyOperation } from '../catalogue/types.js';
-import type { Config } from '../config.js';
+import type { Config } from '../config/index.js';
 import { CREDENTIAL_HEADERS, secretsOf } from '../upstream/auth.js';
 import { CallFailure, abortedFailure, lateFailure, type Delivery } from '../upstream/failure.js';
 import { send, type Upstream } from '../upstream/http.js';

@@ -16,6 +16,7 @@ import { chunkText } from './chunking.js';
 import { generatedPart, summaryCue, summaryParameters, summaryPrompt } from './summary-prompt.js';
 import { WORKFLOW_TOOL_NAME, workflowSchemas, type WorkflowOutput } from './workflow-schema.js';
 import { translateText } from '../catalogue/translation.js';
+import { envName } from '../config/env-variables.js';
 
 /** The two operations the flow calls, compiled with the others. */
 export interface WorkflowOperations {
@@ -65,7 +66,7 @@ export function runWorkflow(
       const progress = (done: number, message: string) => ctx.progress(done, total, message);
       const deadline = await call.admit({
         at: call.record.started + deps.config.limits.workflowTimeoutMs,
-        setting: 'SVC_WORKFLOW_TIMEOUT_MS',
+        setting: envName('SVC_WORKFLOW_TIMEOUT_MS'),
       });
       const left = () => `${Math.max(0, Math.ceil((deadline.at - deps.now()) / 1000))} s left`;
       /** One step: its arguments checked as the operation's own, then its attempts. */

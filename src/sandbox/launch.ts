@@ -1,6 +1,7 @@
 import { SERVICES, type ServiceId } from '../catalogue/types.js';
-import { credentialsFrom, type Config } from '../config.js';
-import type { Profile } from '../profiles.js';
+import { credentialsFrom, type Config } from '../config/index.js';
+import type { Profile } from '../config/types.js';
+import type { EnvName } from '../config/env-variables.js';
 import { SANDBOX_CREDENTIALS } from './credentials.js';
 import { startSandbox, type Sandbox } from './index.js';
 import type { SandboxCredentials } from './types.js';
@@ -25,7 +26,7 @@ function sandboxPlatform(sandbox: { url: string; credentials: SandboxCredentials
     SVC_CLIENT_SECRET: c.clientSecret,
     SVC_STUDIO_API_KEY: c.studioApiKey,
     SVC_STUDIO_GATEWAY_KEY: c.studioGatewayKey,
-  });
+  } satisfies Partial<Record<EnvName, string>>);
   return {
     serviceUrls: Object.fromEntries(SERVICES.map((s) => [s, sandbox.url])) as Record<ServiceId, string>,
     credentials,

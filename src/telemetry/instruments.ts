@@ -1,5 +1,6 @@
 import type { Attributes, Counter, Histogram, Meter } from '@opentelemetry/api';
 import { DURATION_BUCKETS, HTTP_BUCKETS, METRIC } from './names.js';
+import { envName } from '../config/env-variables.js';
 
 /** Every metric this server exports (docs/telemetry.md), made once from the meter. */
 export class Instruments {
@@ -42,7 +43,7 @@ export class Instruments {
     meter
       .createObservableGauge(METRIC.callsRunning, {
         unit: '{call}',
-        description: 'Tool calls holding a place (SVC_MAX_CONCURRENT_CALLS)',
+        description: `Tool calls holding a place (${envName('SVC_MAX_CONCURRENT_CALLS')})`,
       })
       .addCallback((result) => {
         if (this.#places) result.observe(this.#places.running);
@@ -50,7 +51,7 @@ export class Instruments {
     meter
       .createObservableGauge(METRIC.callsWaiting, {
         unit: '{call}',
-        description: 'Tool calls waiting for a place (SVC_MAX_QUEUED_CALLS)',
+        description: `Tool calls waiting for a place (${envName('SVC_MAX_QUEUED_CALLS')})`,
       })
       .addCallback((result) => {
         if (this.#places) result.observe(this.#places.waiting);

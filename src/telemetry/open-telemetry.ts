@@ -12,10 +12,11 @@ import { SERVER_NAME, SERVER_VERSION } from '../version.js';
 import { CallSpans } from './call-spans.js';
 import { reportingMetricExporter, reportingSpanExporter, saidOnce } from './export-failures.js';
 import { Instruments } from './instruments.js';
-import type { TelemetryOptions } from './options.js';
+import type { TelemetryOptions } from '../config/telemetry-options.js';
 import { samplerOf } from './sampler.js';
 import type { Telemetry } from './telemetry.js';
 import { TracedTransport } from './traced-transport.js';
+import { envName } from '../config/env-variables.js';
 
 export interface TelemetryDeps {
   /** One line to stderr, through the egress redactor. */
@@ -91,7 +92,9 @@ export function startTelemetry(options: TelemetryOptions, deps: TelemetryDeps): 
     shutdown: async (withinMs) => {
       const flushed = Promise.allSettled([tracerProvider?.shutdown(), meterProvider?.shutdown()]);
       if (!(await settledWithin(flushed, withinMs)))
-        report(new Error(`the last export was not taken within ${withinMs} ms (SVC_MCP_SHUTDOWN_GRACE_MS)`));
+        report(
+          new Error(`the last export was not taken within ${withinMs} ms (${envName('SVC_MCP_SHUTDOWN_GRACE_MS')})`),
+        );
     },
   };
 }

@@ -1,6 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 import { BlockList, isIP } from 'node:net';
 import { isLoopback } from '../util/loopback.js';
+import { parseAddressOrBlock, unmapped } from '../util/addresses.js';
 
 /**
  * Who a request comes from, for the limits that are per client (sessions, failed token attempts). A static token
@@ -27,21 +28,6 @@ export function trustedProxies(entries: readonly string[] = []): BlockList | und
     else list.addSubnet(parsed.address, parsed.prefix, parsed.family);
   }
   return list;
-}
-
-/** `10.0.0.5`, `10.0.0.0/8`, `::1`, `fd00::/8`; undefined for anything else. */
-export function parseAddressOrBlock(
-  text: string,
-): { address: string; family: 'ipv4' | 'ipv6'; prefix?: number } | undefined {
-  const [raw = '', prefixText, ...rest] = text.trim().split('/');
-  if (rest.length > 0) return undefined;
-  const address = unmapped(raw);
-  const version = isIP(address);
-  if (version === 0) return undefined;
-  const family = version === 4 ? 'ipv4' : 'ipv6';
-  if (prefixText === undefined) return { address, family };
-  if (!/^\d{1,3}$/.test(prefixText) || Number(prefixText) > (version === 4 ? 32 : 128)) return undefined;
-  return { address, family, prefix: Number(prefixText) };
 }
 
 /**
@@ -119,13 +105,6 @@ export function forwardedByUnlisted(
 function isTrusted(list: BlockList, address: string): boolean {
   const version = isIP(address);
   return version !== 0 && list.check(address, version === 4 ? 'ipv4' : 'ipv6');
-}
-
-/** `::ffff:10.0.0.5` (an IPv4 client of a dual-stack socket) is 10.0.0.5; a zone index is dropped. */
-function unmapped(address: string): string {
-  const lower = address.trim().toLowerCase().replace(/%.*$/, '');
-  const mapped = /^::ffff:(\d{1,3}(?:\.\d{1,3}){3})$/.exec(lower);
-  return mapped ? mapped[1]! : lower;
 }
 
 /** Some proxies write `10.0.0.5:51234` or `[2001:db8::1]:51234`. */

@@ -1,4 +1,4 @@
-import { TOOL_NAMES } from '../config.js';
+import { TOOL_NAMES } from '../config/index.js';
 import type { Narrowing } from '../mcp/tool-policy.js';
 
 /** The headers by which one HTTP client narrows the tools it gets: they can only take tools away. */

@@ -1,7 +1,8 @@
 import { createServer as createHttpServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import type { Dispatcher } from 'undici';
-import type { Config } from '../config.js';
+import type { Config } from '../config/index.js';
+import { envName } from '../config/env-variables.js';
 import type { ServerFactory } from '../server.js';
 import {
   AUTH_BACKOFF,
@@ -15,18 +16,12 @@ import {
 import { ConnectionShares } from './http-connections.js';
 import { oauthResourceServer } from './oauth/setup.js';
 import type { ResourceServer } from './oauth/resource-server.js';
-import { mcpEndpoint, type McpSession } from './http-endpoint.js';
+import { mcpEndpoint } from './http-endpoint.js';
+import type { McpSession } from './http-endpoint-context.js';
 import { pathOf, sendRpcError } from './http-reply.js';
 import { formatRequestLog, type RequestLogEntry, type RequestNotes } from './http-request-log.js';
-import {
-  CORS_PREFLIGHT_HEADERS,
-  bearerChecker,
-  corsHeaders,
-  hostAllowed,
-  hostPolicy,
-  originAllowed,
-  type HostPolicy,
-} from './http-security.js';
+import { bearerChecker, hostPolicy, type HostPolicy } from './http-security.js';
+import { MCP_PATH, answeredByGates, gates, type GateRequest } from './http-gates.js';
 import { SessionStore } from './http-sessions.js';
 import { finishInFlight } from './shutdown.js';
 import { RPC_ERROR } from '../jsonrpc-errors.js';
@@ -54,7 +49,6 @@ export interface HttpServerHandle {
   closed: Promise<void>;
 }
 
-const MCP_PATH = '/mcp';
 const HEALTH_PATH = '/healthz';
 /** Headers come in one packet or two: time enough on any network (or SVC_MCP_REQUEST_TIMEOUT_MS, if shorter). */
 const HEADERS_TIMEOUT_MS = 10_000;
@@ -83,9 +77,9 @@ export async function serveHttp(create: ServerFactory, config: Config, runtime: 
 }
 
 /**
- * Starts the HTTP server: `/healthz`, then for everything else Host and Origin checks (DNS rebinding), CORS
- * for configured origins, the bearer token, and the MCP endpoint at `/mcp`. One log line per request.
- * In-process tests use this directly.
+ * Starts the HTTP server: `/healthz`, then for everything else the gates in their order (http-gates.ts: drain, Host,
+ * OAuth metadata, Origin, CORS, bearer token, OAuth token, path), and the MCP endpoint at `/mcp`. One log line per
+ * request. In-process tests use this directly.
  */
 export async function startHttpServer(
   create: ServerFactory,
@@ -96,7 +90,6 @@ export async function startHttpServer(
   const now = runtime.now ?? Date.now;
   const graceMs = runtime.graceMs ?? config.shutdownGraceMs;
   const log = (entry: object) => runtime.log(JSON.stringify(entry));
-  const checkBearer = options.authToken ? bearerChecker(options.authToken) : undefined;
   const failures = new FailureBackoff({ ...AUTH_BACKOFF, now });
   const trusted = trustedProxies(options.trustedProxies);
   const sessions = new SessionStore<McpSession>({
@@ -182,127 +175,30 @@ export async function startHttpServer(
     connections.accept(socket, peerKey(socket.remoteAddress));
   });
 
+  const gateList = gates({
+    draining: () => draining,
+    policy: () => policy,
+    checkBearer: options.authToken ? bearerChecker(options.authToken) : undefined,
+    failures,
+    oauth,
+  });
+
   async function handle(req: IncomingMessage, res: ServerResponse, notes: RequestNotes): Promise<void> {
     const path = pathOf(req);
     if (path === HEALTH_PATH) return health(req, res);
     const address = clientAddress(req, trusted);
     const client = clientKey(address);
-    // Wrong static tokens slow an address down, but not a loopback one: it may be every client of a local proxy, and
-    // one guesser would lock all of them out (a share of places or sessions is a limit; this would be a denial). Wrong
-    // OAuth tokens cost only their sender (oauth/refused-tokens.ts): a signature is no secret one could guess.
-    const guesser = isLoopback(address) ? undefined : client;
     if (!warnedUnlistedProxy && forwardedByUnlisted(req, trusted)) {
       warnedUnlistedProxy = true;
       log({ event: 'proxy_not_trusted', message: UNLISTED_PROXY });
     }
-    if (draining) {
-      notes.refused = 'shutting_down';
-      res.setHeader('Connection', 'close');
-      return sendRpcError(res, 503, RPC_ERROR.ServerError, 'Server is shutting down');
-    }
-    if (!hostAllowed(policy, req.headers.host)) {
-      notes.refused = 'host';
-      return sendRpcError(
-        res,
-        403,
-        RPC_ERROR.ServerError,
-        'Forbidden: Host header not allowed (DNS rebinding protection; see SVC_MCP_ALLOWED_HOSTS)',
-      );
-    }
-    // Public, for any origin: how a client finds the authorization server (RFC 9728).
-    if (oauth?.metadataPaths.has(path)) return resourceMetadata(req, res, oauth);
-    const origin = req.headers.origin;
-    if (!originAllowed(policy, origin)) {
-      notes.refused = 'origin';
-      return sendRpcError(
-        res,
-        403,
-        RPC_ERROR.ServerError,
-        'Forbidden: Origin not allowed (see SVC_MCP_ALLOWED_ORIGINS)',
-      );
-    }
-    const cors = corsHeaders(policy, origin);
-    for (const [name, value] of Object.entries(cors)) res.setHeader(name, value);
-    // A browser's preflight carries no credentials: answer it before the token check.
-    if (req.method === 'OPTIONS' && Object.keys(cors).length > 0) {
-      res.writeHead(204, CORS_PREFLIGHT_HEADERS);
-      return void res.end();
-    }
-    if (checkBearer) {
-      // A client that keeps guessing is refused without a look at its token.
-      const waitMs = guesser === undefined ? 0 : failures.waitMs(guesser);
-      if (waitMs > 0) return tooManyFailures(res, notes, waitMs);
-      const result = checkBearer(req.headers);
-      if (result !== 'ok') {
-        // A missing token is no guess (a client not yet configured); a wrong one is.
-        if (result === 'invalid' && guesser !== undefined) failures.fail(guesser);
-        notes.refused = 'auth';
-        const challenge =
-          result === 'missing'
-            ? 'Bearer realm="svc-platform-mcp"'
-            : 'Bearer realm="svc-platform-mcp", error="invalid_token"';
-        return sendRpcError(
-          res,
-          401,
-          RPC_ERROR.Unauthorized,
-          'Unauthorized: send Authorization: Bearer <SVC_MCP_AUTH_TOKEN>',
-          {
-            'WWW-Authenticate': challenge,
-          },
-        );
-      }
-    }
-    let caller;
-    if (oauth) {
-      const result = await oauth.authenticate(req.url, req.headers);
-      if (!result.ok) {
-        notes.refused = result.reason;
-        return sendRpcError(
-          res,
-          result.status,
-          result.status === 503 ? RPC_ERROR.ServerError : RPC_ERROR.Unauthorized,
-          result.message,
-          result.headers,
-        );
-      }
-      caller = result.caller;
-    }
-    if (path !== MCP_PATH) {
-      notes.refused = 'path';
-      return sendRpcError(res, 404, RPC_ERROR.ServerError, `Not found: MCP is served at ${MCP_PATH}`);
-    }
+    // Wrong static tokens slow an address down, but not a loopback one: it may be every client of a local proxy, and
+    // one guesser would lock all of them out (a share of places or sessions is a limit; this would be a denial). Wrong
+    // OAuth tokens cost only their sender (oauth/refused-tokens.ts): a signature is no secret one could guess.
+    const request: GateRequest = { req, res, notes, path, client, guesser: isLoopback(address) ? undefined : client };
+    if (await answeredByGates(gateList, request)) return;
     // OAuth mode: the user is the client of the per-client limits, whatever address it comes from.
-    return endpoint(req, res, notes, caller?.key ?? client, caller);
-  }
-
-  function tooManyFailures(res: ServerResponse, notes: RequestNotes, waitMs: number): void {
-    notes.refused = 'auth_backoff';
-    const seconds = Math.ceil(waitMs / 1000);
-    return sendRpcError(
-      res,
-      429,
-      RPC_ERROR.ServerError,
-      `Too many failed token attempts from your address: retry in ${seconds} s`,
-      {
-        'Retry-After': String(seconds),
-      },
-    );
-  }
-
-  /** The Protected Resource Metadata: GET or HEAD, no token, readable by a browser client of any origin. */
-  function resourceMetadata(req: IncomingMessage, res: ServerResponse, server: ResourceServer): void {
-    const cors = { 'Access-Control-Allow-Origin': '*' };
-    if (req.method === 'OPTIONS') {
-      res.writeHead(204, { ...cors, 'Access-Control-Allow-Methods': 'GET, HEAD', 'Access-Control-Max-Age': '86400' });
-      return void res.end();
-    }
-    if (req.method !== 'GET' && req.method !== 'HEAD') {
-      res.writeHead(405, { Allow: 'GET, HEAD', 'Content-Type': 'application/json' });
-      return void res.end(JSON.stringify({ error: 'method not allowed' }));
-    }
-    const body = JSON.stringify(server.metadata);
-    res.writeHead(200, { ...cors, 'Content-Type': 'application/json', 'Cache-Control': 'max-age=3600' });
-    res.end(req.method === 'HEAD' ? undefined : body);
+    return endpoint(req, res, notes, request.caller?.key ?? client, request.caller);
   }
 
   /** For load balancers and orchestrators: no auth, no details. */
@@ -379,7 +275,7 @@ export async function startHttpServer(
 }
 
 const UNLISTED_PROXY =
-  'a request carries X-Forwarded-For from a peer not listed in SVC_MCP_TRUSTED_PROXIES: if that peer is a reverse ' +
+  `a request carries X-Forwarded-For from a peer not listed in ${envName('SVC_MCP_TRUSTED_PROXIES')}: if that peer is a reverse ` +
   'proxy, every client behind it counts as one client (one share of sessions and places); ' +
   'list it to count them one by one (docs/http.md#limits)';
 

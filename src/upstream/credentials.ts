@@ -1,6 +1,6 @@
 import type { AuthScheme, ServiceId } from '../catalogue/types.js';
-import type { Config } from '../config.js';
-import { KEY_PAIRS, serviceUrlVariable, type EnvName } from '../env-variables.js';
+import type { Config } from '../config/index.js';
+import { KEY_PAIRS, serviceUrlVariable, type EnvName } from '../config/env-variables.js';
 import type { Credential } from './auth.js';
 import { CallFailure } from './failure.js';
 

@@ -1,5 +1,5 @@
 import type { Dispatcher } from 'undici';
-import type { Config } from '../config.js';
+import type { Config } from '../config/index.js';
 import { LOOPBACK_HOSTS } from '../util/loopback.js';
 import { readLimited } from '../util/read-body.js';
 import { CallFailure, abortedFailure, lateFailure } from './failure.js';

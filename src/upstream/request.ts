@@ -1,6 +1,6 @@
 import type { AnswerForm, CompiledOperation } from '../catalogue/compile.js';
 import type { AnyOperation, HttpMethod } from '../catalogue/types.js';
-import type { Config } from '../config.js';
+import type { Config } from '../config/index.js';
 import type { Credential } from './auth.js';
 import { resolveTarget } from './credentials.js';
 import { invalidArguments } from './failure.js';

@@ -3,7 +3,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative, sep } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ENV_VARIABLES, namesOf, variableNamed, type EnvVariable } from '../../src/env-variables.js';
+import { ENV_VARIABLES, namesOf, variableNamed, type EnvVariable } from '../../src/config/env-variables.js';
 
 describe('the icon of the MCP Bundle', () => {
   it('assets/icon.svg is the server icon the source draws, and assets/icon.png a 512 x 512 PNG of it (npm run icons)', async () => {
@@ -108,7 +108,7 @@ describe('manifest.json', () => {
     expect(mapped.length).toBeGreaterThan(0);
     for (const [name, reference] of mapped) {
       const variable = variableNamed(name);
-      expect(variable, `${name} is in src/env-variables.ts`).toBeDefined();
+      expect(variable, `${name} is in src/config/env-variables.ts`).toBeDefined();
       const key = /^\$\{user_config\.(\w+)\}$/.exec(reference)?.[1];
       expect(key, `${name} maps to a user_config entry`).toBeDefined();
       const setting = manifest.user_config[key!];

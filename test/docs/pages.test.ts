@@ -7,7 +7,7 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, normalize } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readableDefault, variableNamed } from '../../src/env-variables.js';
+import { readableDefault, variableNamed } from '../../src/config/env-variables.js';
 import { connect, type Harness } from '../mcp/harness.js';
 
 const README = 'README.md';

@@ -3,7 +3,7 @@ import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { remoteExample } from '../../scripts/lib/server-json.mjs';
-import { ConfigError, parseCommand, type Env } from '../../src/config.js';
+import { ConfigError, parseCommand, type Env } from '../../src/config/index.js';
 import { bearerChecker } from '../../src/transports/http-security.js';
 import { SECRET_VARIABLES } from '../helpers/secret-variables.js';
 

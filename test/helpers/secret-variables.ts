@@ -1,4 +1,4 @@
-/** The variables whose values are secrets, written out here for the tests (src/env-variables.ts marks them). */
+/** The variables whose values are secrets, written out here for the tests (src/config/env-variables.ts marks them). */
 export const SECRET_VARIABLES = [
   'OTEL_EXPORTER_OTLP_HEADERS',
   'OTEL_EXPORTER_OTLP_METRICS_HEADERS',

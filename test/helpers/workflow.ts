@@ -4,7 +4,7 @@ import type { CallFrame } from '../../src/call/pipeline.js';
 import { createCompletion } from '../../src/catalogue/textgen.js';
 import { translateText } from '../../src/catalogue/translation.js';
 import { SERVICES } from '../../src/catalogue/types.js';
-import { parseCommand } from '../../src/config.js';
+import { parseCommand } from '../../src/config/index.js';
 import { TOOL_DEFINITIONS } from '../../src/mcp/tool-definitions.js';
 import { translateAndSummarizeTool } from '../../src/mcp/workflow-tool.js';
 import { upstreamOf } from '../../src/upstream/http.js';

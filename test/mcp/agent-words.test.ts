@@ -7,7 +7,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import { Agent } from 'undici';
-import { parseCommand } from '../../src/config.js';
+import { parseCommand } from '../../src/config/index.js';
 import { createServerFactory } from '../../src/server.js';
 import { upstreamOf } from '../../src/upstream/http.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -5,10 +5,10 @@
 import { createMcpHandler } from '@modelcontextprotocol/server';
 import { MockAgent } from 'undici';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { parseCommand } from '../../src/config.js';
+import { parseCommand } from '../../src/config/index.js';
 import { upstreamOf } from '../../src/upstream/http.js';
 import { createServerFactory } from '../../src/server.js';
-import { loadProfiles } from '../../src/profiles.js';
+import { loadProfiles } from '../../src/config/profiles.js';
 
 const KEY = 'state-key-for-tests-0123456789abcdef';
 const ENVELOPE = {

@@ -5,7 +5,7 @@ import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import { Agent } from 'undici';
 import { upstreamOf } from '../../src/upstream/http.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseCommand } from '../../src/config.js';
+import { parseCommand } from '../../src/config/index.js';
 import { createServerFactory } from '../../src/server.js';
 import { CATALOGUE } from '../../src/catalogue/catalogue.js';
 import { connect } from './harness.js';

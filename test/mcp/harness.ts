@@ -5,7 +5,7 @@ import { ElicitRequestSchema, type ElicitRequest, type ElicitResult } from '@mod
 import type { Narrowing } from '../../src/mcp/tool-policy.js';
 import { Agent } from 'undici';
 import { upstreamOf } from '../../src/upstream/http.js';
-import { parseCommand } from '../../src/config.js';
+import { parseCommand } from '../../src/config/index.js';
 import { startSandbox, type Sandbox } from '../../src/sandbox/index.js';
 import { sandboxConfig } from '../../src/sandbox/launch.js';
 import { createServerFactory } from '../../src/server.js';

@@ -4,9 +4,9 @@ import {
   FailureBackoff,
   clientAddress,
   clientKey,
-  parseAddressOrBlock,
   trustedProxies,
 } from '../../src/transports/http-clients.js';
+import { parseAddressOrBlock } from '../../src/util/addresses.js';
 
 /** A request as clientAddress sees it: the peer and the headers. */
 const request = (peer: string, forwardedFor?: string | string[]) => ({

@@ -2,10 +2,10 @@ import { connect, type Socket } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { McpServer } from '@modelcontextprotocol/server';
 import * as z from 'zod';
-import { parseCommand, type Config } from '../../src/config.js';
+import { parseCommand, type Config } from '../../src/config/index.js';
 import type { ServerFactory } from '../../src/server.js';
 import { startHttpServer, type HttpServerHandle } from '../../src/transports/http.js';
-import { unreadBytes } from '../../src/transports/http-endpoint.js';
+import { unreadBytes } from '../../src/transports/http-endpoint-context.js';
 import { INITIALIZE, rawRequest, rpcMessage, waitFor } from '../helpers/spawn-http.js';
 
 // In process, loopback only: the limits of the HTTP transport, with a tiny MCP server of its own. Clients other

@@ -1,5 +1,5 @@
 /**
- * The executor against the real sandbox in process (no MCP client): answers in every format E5 offers reach the
+ * The platform client against the real sandbox in process (no MCP client): answers in every format E5 offers reach the
  * caller with their maps status read, and the big integers and the limits the spec does not state are handled end to
  * end.
  */
@@ -8,7 +8,7 @@ import { Agent } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { reverseGeocode } from '../../src/catalogue/maps.js';
 import type { AnyOperation } from '../../src/catalogue/types.js';
-import { parseCommand } from '../../src/config.js';
+import { parseCommand } from '../../src/config/index.js';
 import { execute, type Failed } from '../helpers/attempts.js';
 import type { AttemptDeps } from '../../src/call/attempts.js';
 import { upstreamOf } from '../../src/upstream/http.js';

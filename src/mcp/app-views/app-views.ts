@@ -2,7 +2,7 @@ import { RESOURCE_MIME_TYPE } from '@modelcontextprotocol/ext-apps/server';
 import type { ReadResourceResult, Resource, Tool } from '@modelcontextprotocol/server';
 import { reverseGeocode } from '../../catalogue/maps.js';
 import { PROJ_DEFINITIONS } from '../../catalogue/projections.js';
-import type { AppViewsOptions } from '../../config.js';
+import type { AppViewsOptions } from '../../config/index.js';
 import { serviceIcons } from '../icons.js';
 import { VIEW_CONFIG_ELEMENT, type ViewConfig } from './view-config.js';
 

@@ -8,6 +8,7 @@ import {
 } from 'jose';
 import { discoverIssuer } from './discovery.js';
 import { DeadlinePassed, type FetchJson } from './fetch-json.js';
+import { envName } from '../../config/env-variables.js';
 
 /**
  * The authorization server's signing keys, for `jose`'s jwtVerify: the issuer's metadata is discovered when the first
@@ -60,7 +61,7 @@ export function issuerKeys(options: IssuerKeysOptions): JWTVerifyGetKey {
   /** The keys we had when a fetch failed: verification goes on with them (made anew after each good fetch). */
   let kept: JWTVerifyGetKey | undefined;
 
-  const timeoutMessage = `the authorization server did not answer within ${deadlineMs} ms (SVC_MCP_OAUTH_TIMEOUT_MS)`;
+  const timeoutMessage = `the authorization server did not answer within ${deadlineMs} ms (${envName('SVC_MCP_OAUTH_TIMEOUT_MS')})`;
   /** Records a failed fetch and logs it: called once per fetch, whatever number of requests share it. */
   const failure = (error: unknown, what: string): KeysUnavailable => {
     const timedOut = error instanceof DeadlinePassed || error instanceof errors.JWKSTimeout;

@@ -5,7 +5,8 @@ import { subjectKey } from '../http-clients.js';
 import { KeysUnavailable, RETRY_AFTER_FAILURE_MS } from './jwks.js';
 import { TokenError } from './jwt.js';
 import type { TokenVerifier } from './verifier.js';
-import { selectProfile, type Profiles } from '../../profiles.js';
+import { selectProfile } from '../../config/profiles.js';
+import type { Profiles } from '../../config/types.js';
 
 /**
  * The HTTP face of OAuth mode (RFC 9728, RFC 6750): the Protected Resource Metadata, who a request's token says

@@ -1,5 +1,5 @@
 import type { Dispatcher } from 'undici';
-import type { OAuthOptions } from '../../config.js';
+import type { OAuthOptions } from '../../config/index.js';
 import { fetchJsonWith } from './fetch-json.js';
 import { resourceServer, type ResourceServer } from './resource-server.js';
 import { tokenVerifier } from './verifier.js';

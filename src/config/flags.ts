@@ -1,3 +1,5 @@
+import { envName } from './env-variables.js';
+
 /** One row of FLAGS. */
 export interface Flag {
   readonly type: 'boolean' | 'string';
@@ -16,9 +18,9 @@ export interface Flag {
 }
 
 /**
- * Every command-line flag, in one table (as src/env-variables.ts is for the environment): the parser's options, the
+ * Every command-line flag, in one table (as env-variables.ts is for the environment): the parser's options, the
  * type of the parsed flags, their defaults, the rule of the HTTP-only ones, --help's lines and the table of
- * docs/http.md (`npm run generate`) are made from it. Adding a flag is adding a row (and reading it in config.ts).
+ * docs/http.md (`npm run generate`) are made from it. Adding a flag is adding a row (and reading it in parse.ts).
  */
 export const FLAGS = {
   http: { type: 'boolean', help: 'serve Streamable HTTP at /mcp' },
@@ -26,8 +28,7 @@ export const FLAGS = {
     type: 'string',
     value: '<host>',
     help: 'HTTP bind address',
-    details:
-      'Anything but loopback (`127.x.x.x`, `::1`, `localhost`) requires `SVC_MCP_AUTH_TOKEN`, or the server refuses to start (exit code 2)',
+    details: `Anything but loopback (\`127.x.x.x\`, \`::1\`, \`localhost\`) requires \`${envName('SVC_MCP_AUTH_TOKEN')}\`, or the server refuses to start (exit code 2)`,
     default: '127.0.0.1',
     httpOnly: true,
   },
@@ -48,20 +49,31 @@ export const FLAGS = {
   sandbox: { type: 'boolean', help: 'route every service to the embedded simulator (demo credentials)' },
   'read-only': { type: 'boolean', help: 'offer only the tools that change nothing' },
   tools: { type: 'string', value: '<a,b>', help: 'offer only these tools' },
-  services: { type: 'string', value: '<a,b>', help: 'offer only the tools of these services (ids as in SVC_SERVICES)' },
+  services: {
+    type: 'string',
+    value: '<a,b>',
+    help: `offer only the tools of these services (ids as in ${envName('SVC_SERVICES')})`,
+  },
   profile: {
     type: 'string',
     value: '<name>',
-    help: 'use this profile of SVC_PROFILES_FILE (as SVC_PROFILE)',
+    help: `use this profile of ${envName('SVC_PROFILES_FILE')} (as ${envName('SVC_PROFILE')})`,
     details: "Not in OAuth mode, where each token's claim picks the profile ([profiles](profiles.md))",
   },
   'no-confirm': { type: 'boolean', help: 'run destructive calls (E11, E15) without asking the user first' },
-  'no-app-views': { type: 'boolean', help: 'declare and serve no MCP Apps view (as SVC_APP_VIEWS=false)' },
+  'no-app-views': {
+    type: 'boolean',
+    help: `declare and serve no MCP Apps view (as ${envName('SVC_APP_VIEWS')}=false)`,
+  },
   help: { type: 'boolean', short: 'h' },
   version: { type: 'boolean', short: 'v' },
 } as const satisfies Record<string, Flag>;
 
 export type FlagName = keyof typeof FLAGS;
+
+/** A flag as a message writes it (`--profile`): typed by the table, as envName is. */
+export const flagName = <N extends FlagName>(name: N) => `--${name}` as const;
+
 type TypeOf<N extends FlagName> = (typeof FLAGS)[N]['type'] extends 'boolean' ? boolean : string;
 
 /** The flags of a command line: each as its row's type says, absent when not given. */
@@ -88,7 +100,7 @@ const ROWS = Object.entries(FLAGS) as [FlagName, Flag][];
 export const HTTP_ONLY_FLAGS: readonly FlagName[] = ROWS.filter(([, flag]) => flag.httpOnly).map(([name]) => name);
 
 /** "--host, --port and --stateless only apply with --http" */
-export const HTTP_ONLY_MESSAGE = `${inWords(HTTP_ONLY_FLAGS.map((name) => `--${name}`))} only apply with --http`;
+export const HTTP_ONLY_MESSAGE = `${inWords(HTTP_ONLY_FLAGS.map(flagName))} only apply with ${flagName('http')}`;
 
 /** --help's lines of the flags, after `(no option)`: each with its value and default, then those with no line. */
 export function flagsHelp(indent: string, width: number): string[] {

@@ -1,4 +1,4 @@
-/** What the OTEL_* variables ask for, once read and checked (config.ts); undefined in Config when telemetry is off. */
+/** What the OTEL_* variables ask for, read and checked by telemetry.ts; undefined in Config when telemetry is off. */
 export interface TelemetryOptions {
   serviceName: string;
   protocol: 'http/protobuf' | 'http/json';

@@ -1,30 +1,10 @@
-import { ConfigError, narrowingFrom, platformFrom, type Config, type Env, type PlatformSettings } from './config.js';
-import { profileVariables, serviceUrlVariable } from './env-variables.js';
-import { SERVICES } from './catalogue/types.js';
-
-/** One team's (or one account's) platform keys and URLs, and the tool filters that narrow what it may do. */
-export interface Profile {
-  name: string;
-  platform: PlatformSettings;
-  narrowing: Pick<Config['safety'], 'readOnly' | 'tools' | 'services'>;
-  /** The values of its secrets (never literals in the file: read from the environment or a file). */
-  secrets: readonly string[];
-}
-
-/** Which profile a token's claim picks: the first rule whose value the claim holds. */
-export interface ProfileSelect {
-  claim: string;
-  rules: readonly { value: string; profile: string }[];
-}
-
-export interface Profiles {
-  byName: ReadonlyMap<string, Profile>;
-  select?: ProfileSelect;
-  /** The profile of a token no rule picks (OAuth), or of a process that names none; unset: such a token is refused. */
-  default?: string;
-  /** Every profile's secrets: the egress filter knows them all. */
-  secrets: readonly string[];
-}
+import { ConfigError } from './values.js';
+import { platformFrom } from './platform.js';
+import { narrowingFrom } from './safety.js';
+import type { Config, Env, Profile, ProfileSelect, Profiles } from './types.js';
+import { envName, profileVariables, serviceUrlVariable } from './env-variables.js';
+import { flagName } from './flags.js';
+import { SERVICES } from '../catalogue/types.js';
 
 /** What reading a secret's `{"env": NAME}` or `{"file": PATH}` needs: the process's environment and file system. */
 export interface ProfileSources {
@@ -32,14 +12,16 @@ export interface ProfileSources {
   readFile(path: string): string;
 }
 
-const URL_VARIABLES = new Set(['SVC_GATEWAY_URL', ...SERVICES.map(serviceUrlVariable)]);
+const FILE = envName('SVC_PROFILES_FILE');
+const REGION = envName('SVC_STREAMING_REGION');
+const URL_VARIABLES = new Set<string>([envName('SVC_GATEWAY_URL'), ...SERVICES.map(serviceUrlVariable)]);
 
 /**
  * Reads a profiles file (the fixed format of SVC_PROFILES_FILE). Every error names the file, the profile and the
  * field, never a value. URLs and the Region a profile does not set are the environment's (a profile that names any
  * URL uses only its own); keys never are: a profile without a key pair has that service not configured.
  */
-export function parseProfiles(text: string, sources: ProfileSources, file = 'SVC_PROFILES_FILE'): Profiles {
+export function parseProfiles(text: string, sources: ProfileSources, file: string = FILE): Profiles {
   const fail = (where: string, why: string): never => {
     throw new ConfigError(`${file}: ${where}: ${why}`);
   };
@@ -90,7 +72,7 @@ function readProfile(
   const env: Record<string, string> = {};
   for (const [key, value] of Object.entries(body)) {
     const row = allowed.get(key);
-    if (!row) fail(where(key), 'is not a variable a profile may set (see SVC_PROFILES_FILE in --help)');
+    if (!row) fail(where(key), `is not a variable a profile may set (see ${FILE} in ${flagName('help')})`);
     if (row!.secret) env[key] = secretValue(value, sources, (why) => fail(where(key), why));
     else if (typeof value === 'string') env[key] = value;
     else fail(where(key), 'must be a string');
@@ -98,14 +80,14 @@ function readProfile(
   const ownUrls = Object.keys(env).some((key) => URL_VARIABLES.has(key));
   const inherited = Object.fromEntries(
     Object.entries(sources.env).filter(
-      ([key]) => (!ownUrls && URL_VARIABLES.has(key)) || (key === 'SVC_STREAMING_REGION' && !(key in env)),
+      ([key]) => (!ownUrls && URL_VARIABLES.has(key)) || (key === REGION && !(key in env)),
     ),
   );
   try {
     const { secrets, ...platform } = platformFrom({ ...inherited, ...env });
     return { name, platform, narrowing: narrowingFrom(env), secrets };
   } catch (error) {
-    // The parser's message names the variable, never its value (config.ts).
+    // The parser's message names the variable, never its value (values.ts).
     if (error instanceof ConfigError) return fail(where(), error.message);
     throw error;
   }
@@ -209,28 +191,26 @@ export function loadProfiles(config: Config, sources: ProfileSources): Config {
     text = sources.readFile(config.profilesFile);
   } catch (error) {
     throw new ConfigError(
-      `SVC_PROFILES_FILE cannot be read (${(error as NodeJS.ErrnoException).code ?? 'error'}); path not shown`,
+      `${FILE} cannot be read (${(error as NodeJS.ErrnoException).code ?? 'error'}); path not shown`,
     );
   }
   const profiles = parseProfiles(text, sources);
   const secrets = [...config.secrets, ...profiles.secrets];
   if (config.http.oauth) {
     if (!profiles.select && !profiles.default)
-      throw new ConfigError(
-        'SVC_PROFILES_FILE: in OAuth mode the file needs "select" (a claim and rules) or "default"',
-      );
+      throw new ConfigError(`${FILE}: in OAuth mode the file needs "select" (a claim and rules) or "default"`);
     return { ...config, http: { ...config.http, oauth: { ...config.http.oauth, profiles } }, profiles, secrets };
   }
   const name = config.profile ?? profiles.default;
   if (name === undefined) {
     throw new ConfigError(
-      `SVC_PROFILES_FILE is set: choose a profile with --profile or SVC_PROFILE, or name a "default" in the file (profiles: ${[...profiles.byName.keys()].join(', ')})`,
+      `${FILE} is set: choose a profile with ${flagName('profile')} or ${envName('SVC_PROFILE')}, or name a "default" in the file (profiles: ${[...profiles.byName.keys()].join(', ')})`,
     );
   }
   const profile = profiles.byName.get(name);
   if (!profile) {
     throw new ConfigError(
-      `no profile named "${name}" in SVC_PROFILES_FILE (profiles: ${[...profiles.byName.keys()].join(', ')})`,
+      `no profile named "${name}" in ${FILE} (profiles: ${[...profiles.byName.keys()].join(', ')})`,
     );
   }
   return { ...withProfile(config, profile), profiles, secrets };

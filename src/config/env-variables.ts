@@ -1,5 +1,5 @@
-import { SERVICES, type ServiceId } from './catalogue/types.js';
-import { DEFAULT_STREAMING_REGION, STREAMING_REGIONS } from './catalogue/fields.js';
+import { SERVICES, type ServiceId } from '../catalogue/types.js';
+import { DEFAULT_STREAMING_REGION, STREAMING_REGIONS } from '../catalogue/fields.js';
 
 /** One row of ENV_VARIABLES. */
 export interface EnvVariable {
@@ -60,7 +60,7 @@ const MiB = 1024 * 1024;
 
 /**
  * Every environment variable the server reads, in one table: its name, meaning, default, bounds or values, and
- * whether it is a secret. config.ts parses by it (and cannot read a name that is not here; a test checks that it
+ * whether it is a secret. parse.ts parses by it (and cannot read a name that is not here; a test checks that it
  * reads every one); `--help`, the README's tables, manifest.json and server.json (`npm run generate`), the
  * credential errors and the redactor's secrets are made from it. Adding a variable is adding a row.
  */
@@ -626,11 +626,17 @@ type Row = (typeof ENV_VARIABLES)[number];
 export const serviceUrlVariable = (service: ServiceId) =>
   `SVC_${service.toUpperCase() as Uppercase<ServiceId>}_URL` as const;
 
-/** Every name config.ts may read: the plain names, the names a pattern stands for, and the aliases. */
+/** Every name configuration may read: the plain names, the names a pattern stands for, and the aliases. */
 export type EnvName =
   | Exclude<Row['name'], `${string}<${string}`>
   | ReturnType<typeof serviceUrlVariable>
   | Extract<Row, { alias: string }>['alias'];
+
+/**
+ * A variable's name as a message writes it. Typed by the table: a message naming a variable that was renamed or
+ * removed does not compile.
+ */
+export const envName = <N extends EnvName>(name: N): N => name;
 
 /** The variables that have a default. */
 export type DefaultedEnvName = Extract<Row, { default: string }>['name'];
