@@ -2,20 +2,26 @@ import type { InputRequiredResult } from '@modelcontextprotocol/server';
 import type { CompiledOperation } from '../catalogue/compile.js';
 import type { Answer, AnyOperation } from '../catalogue/types.js';
 import { CallFailure } from '../upstream/failure.js';
+import {
+  CALL_TIMEOUT_SETTING,
+  exchange,
+  wouldSend,
+  type Deadline,
+  type ExchangeDeps,
+  type Note,
+} from '../upstream/exchange.js';
 import { prepareRequest, type PreparedRequest } from '../upstream/request.js';
-import { signRequest } from '../upstream/sign.js';
 import type { Redactor } from '../util/redact.js';
 import type { Calls } from './admission.js';
 import { readArguments } from './arguments.js';
-import { attempt, type AttemptDeps, type Note } from './attempts.js';
 import { confirm, type ConfirmationChannel } from './confirmation.js';
 import { traceConfirmation } from './traced-confirmation.js';
 import { dryRunReply } from './dry-run.js';
-import { CALL_TIMEOUT_SETTING, newRecord, type CallRecord, type Deadline } from './record.js';
-import { render, type Reply } from './render.js';
+import { newRecord, type CallRecord } from './record.js';
+import { itemsAResultCanShow, render, type Reply } from './render.js';
 import { errorResult, type ToolResult } from './tool-result.js';
 
-export type { Note } from './attempts.js';
+export type { Note } from '../upstream/exchange.js';
 
 /** One line per call in the log: no argument values, ever. */
 export type CallLog = (entry: {
@@ -30,9 +36,9 @@ export type CallLog = (entry: {
   profile?: string;
 }) => void;
 
-/** What every call of the process shares: the attempts' dependencies, the places to run, the secrets, the log. */
+/** What every call of the process shares: the exchange's dependencies, the places to run, the secrets, the log. */
 export interface CallFrame {
-  deps: AttemptDeps;
+  deps: ExchangeDeps;
   calls: Calls;
   /** Knows every configured secret; each call adds its own signatures. */
   redactor: Redactor;
@@ -68,8 +74,8 @@ export interface RunningCall {
    * the wait counts, a user's time with a confirmation form before it does not) unless the call brings its own.
    */
   admit(deadline?: Deadline): Promise<Deadline>;
-  /** The attempts stage, for this call. */
-  attempt<Op extends AnyOperation>(prepared: PreparedRequest<Op>, deadline: Deadline): Promise<Answer<Op>>;
+  /** The exchange stage, for this call: the platform client signs, sends, reads, and retries. */
+  exchange<Op extends AnyOperation>(prepared: PreparedRequest<Op>, deadline: Deadline): Promise<Answer<Op>>;
 }
 
 /**
@@ -79,9 +85,10 @@ export interface RunningCall {
 export type Completed = { reply: Reply } | { input: InputRequiredResult } | { failed: CallFailure; more: string };
 
 /**
- * The stages of a call of one operation, in order: arguments -> dry run -> confirmation -> admission -> attempts
- * (sign, send, interpret, retry) -> render -> log (the last two in runCall). Nothing is sent before the arguments
- * passed and, for a destructive call, the user agreed; a call waiting for its user holds no place.
+ * The stages of a call of one operation, in order: arguments -> dry run -> confirmation -> admission -> exchange
+ * (sign, send, redact, interpret, retry: the platform client's) -> render -> log (the last two in runCall). Nothing
+ * is sent before the arguments passed and, for a destructive call, the user agreed; a call waiting for its user holds
+ * no place.
  */
 export function callOperation(
   operation: CompiledOperation,
@@ -92,7 +99,7 @@ export function callOperation(
   return runCall(frame, operation.name, ctx, async (call) => {
     const { safety, args } = readArguments(operation, rawArgs);
     const prepared = prepareRequest(operation, args, frame.deps.config);
-    if (safety.dryRun) return { reply: dryRunReply(signRequest(prepared, frame.deps)) };
+    if (safety.dryRun) return { reply: dryRunReply(wouldSend(prepared, frame.deps)) };
     if (frame.confirmDestructive) {
       const confirmed = await traceConfirmation(frame, operation, ctx.confirmation, safety.confirm, () =>
         confirm(operation, args, safety.confirm, ctx.confirmation),
@@ -100,7 +107,7 @@ export function callOperation(
       if (confirmed.kind === 'ask') return { input: confirmed.request };
     }
     const deadline = await call.admit();
-    const answer = await call.attempt(prepared, deadline);
+    const answer = await call.exchange(prepared, deadline);
     return {
       reply:
         answer.kind === 'text'
@@ -152,8 +159,16 @@ export async function runCall(
       waiting?.end();
       return deadline;
     },
-    attempt: (prepared, deadline) =>
-      attempt(prepared, deps, { signal, note: ctx.note, deadline, redactor: frame.redactor, record }),
+    exchange: (prepared, deadline) =>
+      exchange(prepared, {
+        deps,
+        signal,
+        note: ctx.note,
+        deadline,
+        redactor: frame.redactor,
+        record,
+        keepItems: itemsAResultCanShow(frame.maxResultBytes),
+      }),
   };
   let outcome: ToolOutcome;
   let logged = 'ok';

@@ -75,7 +75,7 @@ export function runWorkflow(
       ): Promise<OperationOutput<Op>> => {
         before = call.record.attempts;
         const { args: checked } = readArguments(operation, raw);
-        const answer = await call.attempt(prepareRequest(operation, checked, deps.config), deadline);
+        const answer = await call.exchange(prepareRequest(operation, checked, deps.config), deadline);
         if (answer.kind !== 'json') throw new CallFailure('unexpected_response', 'the answer is not JSON');
         return answer.value;
       };
