@@ -101,7 +101,7 @@ export function callOperation(
     const prepared = prepareRequest(operation, args, frame.deps.config);
     if (safety.dryRun) return { reply: dryRunReply(wouldSend(prepared, frame.deps)) };
     if (frame.confirmDestructive) {
-      const confirmed = await traceConfirmation(frame, operation, ctx.confirmation, safety.confirm, () =>
+      const confirmed = await traceConfirmation(frame.deps.telemetry, operation, ctx.confirmation, safety.confirm, () =>
         confirm(operation, args, safety.confirm, ctx.confirmation),
       );
       if (confirmed.kind === 'ask') return { input: confirmed.request };

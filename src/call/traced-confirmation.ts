@@ -1,7 +1,7 @@
 import type { CompiledOperation } from '../catalogue/compile.js';
+import type { Telemetry } from '../telemetry/telemetry.js';
 import { CallFailure } from '../upstream/failure.js';
 import type { ConfirmationChannel, Confirmed } from './confirmation.js';
-import type { CallFrame } from './pipeline.js';
 
 /**
  * The confirmation stage as telemetry sees it (a span, the confirmations asked and answered), when telemetry is on and
@@ -10,13 +10,12 @@ import type { CallFrame } from './pipeline.js';
  * the first call and is answered by its retry; the `confirm` argument answers, and its absence asks.
  */
 export async function traceConfirmation(
-  frame: CallFrame,
+  telemetry: Telemetry | undefined,
   operation: CompiledOperation,
   channel: ConfirmationChannel,
   confirmArgument: string | undefined,
   confirm: () => Promise<Confirmed>,
 ): Promise<Confirmed> {
-  const telemetry = frame.deps.telemetry;
   if (!telemetry || !operation.confirmation) return confirm();
   const span = telemetry.confirmation(channel.kind);
   const form = channel.kind === 'elicitation';
