@@ -1,5 +1,5 @@
 import type { Dispatcher } from 'undici';
-import { readArguments } from '../../src/call/arguments.js';
+import { argumentsStage } from '../../src/call/pipeline.js';
 import { newRecord, type CallRecord } from '../../src/call/record.js';
 import { itemsAResultCanShow } from '../../src/call/render.js';
 import { compileOperation, type CompiledOperation } from '../../src/catalogue/compile.js';
@@ -14,7 +14,6 @@ import {
   type ExchangeDeps,
   type Note,
 } from '../../src/upstream/exchange.js';
-import { prepareRequest } from '../../src/upstream/request.js';
 import { Redactor } from '../../src/util/redact.js';
 
 /** The exchange's dependencies for in-process tests: every service at `origin`, test credentials, a fixed request
@@ -60,7 +59,7 @@ export const compiled = <Op extends AnyOperation>(
 export type Failed = CallFailure & { meta: CallRecord };
 
 /**
- * The arguments and exchange stages of one call, as the pipeline runs them after its admission (none here): resolves
+ * The arguments and exchange stages of one call, the pipeline's own, after its admission (none here): resolves
  * with the answer and the call's record, rejects with the failure and the record.
  */
 export async function execute<Op extends AnyOperation>(
@@ -72,8 +71,8 @@ export async function execute<Op extends AnyOperation>(
   const operation = compiled(op, deps.config.streamingRegion);
   const meta = newRecord(op.name, deps.now());
   try {
-    const { args: checked } = readArguments(operation, args as Record<string, unknown>);
-    const answer = await exchange(prepareRequest(operation, checked, deps.config), {
+    const { prepared } = argumentsStage(operation, args as Record<string, unknown>, deps.config);
+    const answer = await exchange(prepared, {
       deps,
       signal: options.signal ?? new AbortController().signal,
       note: options.note ?? (() => {}),
