@@ -3,7 +3,7 @@ import { CATALOGUE } from './catalogue/catalogue.js';
 import { ConfigError, type Config } from './config/index.js';
 import { Redactor } from './util/redact.js';
 import { Calls } from './call/admission.js';
-import type { AttemptDeps } from './call/attempts.js';
+import type { ExchangeDeps } from './upstream/exchange.js';
 import type { Upstream } from './upstream/http.js';
 import type { CallFrame } from './call/pipeline.js';
 import { catalogueTool } from './mcp/catalogue-tools.js';
@@ -79,7 +79,7 @@ export function createServerFactory(config: Config, deps: ServerDeps): ServerFac
     if (!found) throw new Error(`no tool definition named ${name}: run \`npm run generate\``);
     return found;
   };
-  const attemptDeps: AttemptDeps = {
+  const exchangeDeps: ExchangeDeps = {
     config,
     upstream: deps.upstream,
     now: deps.now,
@@ -88,7 +88,7 @@ export function createServerFactory(config: Config, deps: ServerDeps): ServerFac
     telemetry: deps.telemetry,
   };
   const frame: CallFrame = {
-    deps: attemptDeps,
+    deps: exchangeDeps,
     calls: new Calls({
       maxConcurrent: config.limits.maxConcurrentCalls,
       maxQueued: config.limits.maxQueuedCalls,
@@ -114,7 +114,7 @@ export function createServerFactory(config: Config, deps: ServerDeps): ServerFac
   };
   /** The tools as one set of platform settings makes them: the process's, or one credential profile's. */
   const viewOf = (settings: Config): ToolView => {
-    const own: CallFrame = settings === config ? frame : { ...frame, deps: { ...attemptDeps, config: settings } };
+    const own: CallFrame = settings === config ? frame : { ...frame, deps: { ...exchangeDeps, config: settings } };
     const operation = compiledFor(settings.streamingRegion);
     const handlers: ToolHandler[] = [
       ...CATALOGUE.map((op) =>

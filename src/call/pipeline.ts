@@ -2,20 +2,27 @@ import type { InputRequiredResult } from '@modelcontextprotocol/server';
 import type { CompiledOperation } from '../catalogue/compile.js';
 import type { Answer, AnyOperation } from '../catalogue/types.js';
 import { CallFailure } from '../upstream/failure.js';
+import {
+  CALL_TIMEOUT_SETTING,
+  exchange,
+  wouldSend,
+  type Deadline,
+  type ExchangeDeps,
+  type Note,
+} from '../upstream/exchange.js';
 import { prepareRequest, type PreparedRequest } from '../upstream/request.js';
-import { signRequest } from '../upstream/sign.js';
 import type { Redactor } from '../util/redact.js';
 import type { Calls } from './admission.js';
-import { readArguments } from './arguments.js';
-import { attempt, type AttemptDeps, type Note } from './attempts.js';
+import { readArguments, type SafetyArgs } from './arguments.js';
 import { confirm, type ConfirmationChannel } from './confirmation.js';
-import { traceConfirmation } from './traced-confirmation.js';
+import { CALL_STAGES, type CallStage } from './stages.js';
+import { traced } from './traced-stages.js';
 import { dryRunReply } from './dry-run.js';
-import { CALL_TIMEOUT_SETTING, newRecord, type CallRecord, type Deadline } from './record.js';
-import { render, type Reply } from './render.js';
+import { newRecord, type CallRecord } from './record.js';
+import { itemsAResultCanShow, render, type Reply } from './render.js';
 import { errorResult, type ToolResult } from './tool-result.js';
 
-export type { Note } from './attempts.js';
+export type { Note } from '../upstream/exchange.js';
 
 /** One line per call in the log: no argument values, ever. */
 export type CallLog = (entry: {
@@ -30,9 +37,9 @@ export type CallLog = (entry: {
   profile?: string;
 }) => void;
 
-/** What every call of the process shares: the attempts' dependencies, the places to run, the secrets, the log. */
+/** What every call of the process shares: the exchange's dependencies, the places to run, the secrets, the log. */
 export interface CallFrame {
-  deps: AttemptDeps;
+  deps: ExchangeDeps;
   calls: Calls;
   /** Knows every configured secret; each call adds its own signatures. */
   redactor: Redactor;
@@ -68,8 +75,8 @@ export interface RunningCall {
    * the wait counts, a user's time with a confirmation form before it does not) unless the call brings its own.
    */
   admit(deadline?: Deadline): Promise<Deadline>;
-  /** The attempts stage, for this call. */
-  attempt<Op extends AnyOperation>(prepared: PreparedRequest<Op>, deadline: Deadline): Promise<Answer<Op>>;
+  /** The exchange stage, for this call: the platform client signs, sends, reads, and retries. */
+  exchange<Op extends AnyOperation>(prepared: PreparedRequest<Op>, deadline: Deadline): Promise<Answer<Op>>;
 }
 
 /**
@@ -78,29 +85,57 @@ export interface RunningCall {
  */
 export type Completed = { reply: Reply } | { input: InputRequiredResult } | { failed: CallFailure; more: string };
 
-/**
- * The stages of a call of one operation, in order: arguments -> dry run -> confirmation -> admission -> attempts
- * (sign, send, interpret, retry) -> render -> log (the last two in runCall). Nothing is sent before the arguments
- * passed and, for a destructive call, the user agreed; a call waiting for its user holds no place.
- */
-export function callOperation(
-  operation: CompiledOperation,
+/** What the arguments stage leaves: the safety arguments, the checked arguments and the request they make. */
+export interface Argued<Op extends AnyOperation = AnyOperation> {
+  safety: SafetyArgs;
+  args: Record<string, unknown>;
+  prepared: PreparedRequest<Op>;
+}
+
+/** The arguments stage: checked as the operation's own, then built into the request with its credential. */
+export function argumentsStage<Op extends AnyOperation>(
+  operation: CompiledOperation<Op>,
   rawArgs: Record<string, unknown> | undefined,
-  frame: CallFrame,
-  ctx: CallContext,
-): Promise<ToolOutcome> {
-  return runCall(frame, operation.name, ctx, async (call) => {
-    const { safety, args } = readArguments(operation, rawArgs);
-    const prepared = prepareRequest(operation, args, frame.deps.config);
-    if (safety.dryRun) return { reply: dryRunReply(signRequest(prepared, frame.deps)) };
-    if (frame.confirmDestructive) {
-      const confirmed = await traceConfirmation(frame, operation, ctx.confirmation, safety.confirm, () =>
-        confirm(operation, args, safety.confirm, ctx.confirmation),
-      );
-      if (confirmed.kind === 'ask') return { input: confirmed.request };
-    }
-    const deadline = await call.admit();
-    const answer = await call.attempt(prepared, deadline);
+  config: ExchangeDeps['config'],
+): Argued<Op> {
+  const { safety, args } = readArguments(operation, rawArgs);
+  return { safety, args, prepared: prepareRequest(operation, args, config) };
+}
+
+/** One call of one operation as its stages see it: each reads what the stages before it left. */
+interface OperationCall {
+  operation: CompiledOperation;
+  rawArgs: Record<string, unknown> | undefined;
+  frame: CallFrame;
+  ctx: CallContext;
+  call: RunningCall;
+  argued?: Argued;
+  deadline?: Deadline;
+}
+
+/** The stages runCall runs for every tool call, after the work (the workflow's too). */
+type RunCallStage = 'render' | 'log';
+
+/**
+ * The stages of a call of one operation, run in the order of CALL_STAGES (render and log are runCall's, shared with the
+ * workflow): a stage that ends the call returns what it ends with. Nothing is sent before the arguments passed and,
+ * for a destructive call, the user agreed; a call waiting for its user holds no place.
+ */
+const OPERATION_STAGES: {
+  readonly [S in Exclude<CallStage, RunCallStage>]: (c: OperationCall) => Promise<Completed | undefined>;
+} = {
+  arguments: async (c) => void (c.argued = argumentsStage(c.operation, c.rawArgs, c.frame.deps.config)),
+  'dry run': async ({ argued, frame }) =>
+    argued!.safety.dryRun ? { reply: dryRunReply(wouldSend(argued!.prepared, frame.deps)) } : undefined,
+  confirmation: async ({ operation, frame, ctx, argued }) => {
+    if (!frame.confirmDestructive) return undefined;
+    const confirmed = await confirm(operation, argued!.args, argued!.safety.confirm, ctx.confirmation);
+    return confirmed.kind === 'ask' ? { input: confirmed.request } : undefined;
+  },
+  admission: async (c) => void (c.deadline = await c.call.admit()),
+  exchange: async ({ operation, call, argued, deadline }) => {
+    const { args, prepared } = argued!;
+    const answer = await call.exchange(prepared, deadline!);
     return {
       reply:
         answer.kind === 'text'
@@ -112,6 +147,27 @@ export function callOperation(
               counted: answer.counted,
             },
     };
+  },
+};
+
+/** A call of one operation: its stages run in the order of CALL_STAGES inside the frame of every tool call. */
+export function callOperation(
+  operation: CompiledOperation,
+  rawArgs: Record<string, unknown> | undefined,
+  frame: CallFrame,
+  ctx: CallContext,
+): Promise<ToolOutcome> {
+  return runCall(frame, operation.name, ctx, async (call) => {
+    const c: OperationCall = { operation, rawArgs, frame, ctx, call };
+    for (const stage of CALL_STAGES) {
+      if (stage === 'render' || stage === 'log') break;
+      // The confirmation's span reads how the user is asked: not at all with --no-confirm.
+      const channel = frame.confirmDestructive ? ctx.confirmation : undefined;
+      const view = { operation, channel, confirmArgument: c.argued?.safety.confirm };
+      const ended = await traced(stage, frame.deps.telemetry, view, () => OPERATION_STAGES[stage](c));
+      if (ended) return ended;
+    }
+    throw new Error('the stages of a call ended without a reply');
   });
 }
 
@@ -142,18 +198,19 @@ export async function runCall(
     record,
     async admit(deadline = { at: deps.now() + deps.config.timeoutMs, setting: CALL_TIMEOUT_SETTING }) {
       if (release) return deadline;
-      const waiting = deps.telemetry?.admission();
-      try {
-        release = await calls.admit(signal, { client: ctx.client, deadline, now: deps.now });
-      } catch (error) {
-        waiting?.end(CallFailure.from(error).code);
-        throw error;
-      }
-      waiting?.end();
+      release = await calls.admit(signal, { client: ctx.client, deadline, now: deps.now });
       return deadline;
     },
-    attempt: (prepared, deadline) =>
-      attempt(prepared, deps, { signal, note: ctx.note, deadline, redactor: frame.redactor, record }),
+    exchange: (prepared, deadline) =>
+      exchange(prepared, {
+        deps,
+        signal,
+        note: ctx.note,
+        deadline,
+        redactor: frame.redactor,
+        record,
+        keepItems: itemsAResultCanShow(frame.maxResultBytes),
+      }),
   };
   let outcome: ToolOutcome;
   let logged = 'ok';

@@ -1,9 +1,9 @@
-import { readArguments } from '../call/arguments.js';
-import { runCall, type CallContext, type CallFrame, type ToolOutcome } from '../call/pipeline.js';
+import { argumentsStage, runCall, type CallContext, type CallFrame, type ToolOutcome } from '../call/pipeline.js';
 import type { CallRecord } from '../call/record.js';
 import type { Reply } from '../call/render.js';
 import { shortenedNote } from '../call/result-size.js';
 import { refusal } from '../call/validation.js';
+import { traced } from '../call/traced-stages.js';
 import type { CompiledOperation } from '../catalogue/compile.js';
 import type { createCompletion } from '../catalogue/textgen.js';
 import type { AnyOperation, OperationOutput } from '../catalogue/types.js';
@@ -11,7 +11,6 @@ import { SERVER_LIMITS } from '../catalogue/fields.js';
 import { LANGUAGE_NAMES } from '../catalogue/translation-rules.js';
 
 import { CallFailure, abortedFailure } from '../upstream/failure.js';
-import { prepareRequest } from '../upstream/request.js';
 import { chunkText } from './chunking.js';
 import { generatedPart, summaryCue, summaryParameters, summaryPrompt } from './summary-prompt.js';
 import { WORKFLOW_TOOL_NAME, workflowSchemas, type WorkflowOutput } from './workflow-schema.js';
@@ -26,7 +25,7 @@ export interface WorkflowOperations {
 
 /**
  * The translate-and-summarize flow as one tool call, for pipelines without an orchestrating model. Every step goes
- * through the pipeline's own stages (arguments, attempts: auth, retries, timeouts) under one place, one record and one
+ * through the pipeline's own stages (arguments, exchange: auth, retries, timeouts) under one place, one record and one
  * deadline for the whole flow (SVC_WORKFLOW_TIMEOUT_MS; each step never more than SVC_TIMEOUT_MS).
  */
 export function runWorkflow(
@@ -64,19 +63,21 @@ export function runWorkflow(
       const chunks = chunkText(source, { source: args.source, target: args.target });
       const total = chunks.length + (args.summarize ? 1 : 0);
       const progress = (done: number, message: string) => ctx.progress(done, total, message);
-      const deadline = await call.admit({
-        at: call.record.started + deps.config.limits.workflowTimeoutMs,
-        setting: envName('SVC_WORKFLOW_TIMEOUT_MS'),
-      });
+      const deadline = await traced('admission', deps.telemetry, {}, () =>
+        call.admit({
+          at: call.record.started + deps.config.limits.workflowTimeoutMs,
+          setting: envName('SVC_WORKFLOW_TIMEOUT_MS'),
+        }),
+      );
       const left = () => `${Math.max(0, Math.ceil((deadline.at - deps.now()) / 1000))} s left`;
-      /** One step: its arguments checked as the operation's own, then its attempts. */
+      /** One step: the pipeline's arguments and exchange stages. */
       const run = async <Op extends AnyOperation>(
         operation: CompiledOperation<Op>,
         raw: Record<string, unknown>,
       ): Promise<OperationOutput<Op>> => {
         before = call.record.attempts;
-        const { args: checked } = readArguments(operation, raw);
-        const answer = await call.attempt(prepareRequest(operation, checked, deps.config), deadline);
+        const { prepared } = argumentsStage(operation, raw, deps.config);
+        const answer = await traced('exchange', deps.telemetry, { operation }, () => call.exchange(prepared, deadline));
         if (answer.kind !== 'json') throw new CallFailure('unexpected_response', 'the answer is not JSON');
         return answer.value;
       };

@@ -1,8 +1,16 @@
-// The platform client: builds, signs, sends and interprets the requests of the fifteen operations. It knows the
-// catalogue and nothing of MCP or of the call pipeline above it.
+// The platform client: builds the requests of the fifteen operations, then exchanges each (signs, sends, interprets,
+// retries). It knows the catalogue and nothing of MCP or of the call pipeline above it.
 export { CREDENTIAL_HEADERS, HEADER, secretsOf, type AppKeys, type GatewayKeys, type StudioKeys } from './auth.js';
 export { CallFailure, ServerStopping, abortedFailure, type Delivery, type FailureCode } from './failure.js';
-export { createUpstream, send, upstreamOf, type OutgoingRequest, type RawResponse, type Upstream } from './http.js';
+export {
+  CALL_TIMEOUT_SETTING,
+  exchange,
+  wouldSend,
+  type Deadline,
+  type ExchangeContext,
+  type ExchangeDeps,
+  type Note,
+  type WireRecord,
+} from './exchange.js';
+export { createUpstream, upstreamOf, type OutgoingRequest, type Upstream } from './http.js';
 export { prepareRequest, type PreparedRequest } from './request.js';
-export { interpretResponse } from './response.js';
-export { signRequest, type SigningClock } from './sign.js';

@@ -90,33 +90,33 @@ async function readBody(
   keepItems: number,
 ): Promise<Body> {
   const looksJson = /\bjson\b/i.test(res.contentType) || /^\s*[[{]/.test(res.text);
-  let reason = `content type "${res.contentType || 'none'}"`;
-  if (looksJson) {
+  const textual = operation.answersText && asked !== 'json';
+  const jsonp = textual && asked === 'jsonp' ? jsonpContent(res.text) : undefined;
+  // Another name is another page's answer (a cache, a proxy), whatever it holds.
+  const otherCallback = jsonp !== undefined && callback !== undefined && jsonp.callback !== callback;
+  // The JSON to try, in order: the body as it came, then (JSONP asked) inside its callback; parsed at one place.
+  const tries = [
+    ...(looksJson ? [{ json: res.text, jsonp: false, expected: 'valid JSON' }] : []),
+    ...(jsonp && !otherCallback ? [{ json: jsonp.json, jsonp: true, expected: 'JSONP of valid JSON' }] : []),
+  ];
+  let failed = { reason: `content type "${res.contentType || 'none'}"`, expected: 'valid JSON' };
+  for (const tried of tries) {
     try {
-      return { kind: 'json', ...(await parseJsonInSlices(res.text, pause, keepItems)), jsonp: false };
+      return { kind: 'json', ...(await parseJsonInSlices(tried.json, pause, keepItems)), jsonp: tried.jsonp };
     } catch (error) {
       // A refusal (not 2xx) is read as the text it is: its status says what matters.
       if (error instanceof TooDeep && res.status >= 200 && res.status < 300) throw tooDeep(res, error);
-      reason = (error as Error).message;
+      failed = { reason: (error as Error).message, expected: tried.expected };
     }
   }
-  if (!operation.answersText || asked === 'json') return { kind: 'malformed', reason, expected: 'valid JSON' };
-  if (asked === 'jsonp') {
-    const inner = jsonpContent(res.text);
-    if (inner === undefined) return { kind: 'malformed', reason: 'not callback(...)', expected: 'JSONP' };
-    // Another name is another page's answer (a cache, a proxy), whatever it holds.
-    if (callback !== undefined && inner.callback !== callback) {
-      const came = `wrapped in ${snippet(inner.callback, 100)}(...) where ${callback}(...) was asked for`;
-      return { kind: 'malformed', reason: came, expected: `JSONP of the callback ${callback}` };
-    }
-    try {
-      return { kind: 'json', ...(await parseJsonInSlices(inner.json, pause, keepItems)), jsonp: true };
-    } catch (error) {
-      if (error instanceof TooDeep && res.status >= 200 && res.status < 300) throw tooDeep(res, error);
-      return { kind: 'malformed', reason: (error as Error).message, expected: 'JSONP of valid JSON' };
-    }
+  if (!textual) return { kind: 'malformed', reason: failed.reason, expected: 'valid JSON' };
+  if (asked !== 'jsonp') return { kind: 'text', status: xmlStatus(res.text) };
+  if (jsonp === undefined) return { kind: 'malformed', reason: 'not callback(...)', expected: 'JSONP' };
+  if (otherCallback) {
+    const came = `wrapped in ${snippet(jsonp.callback, 100)}(...) where ${callback}(...) was asked for`;
+    return { kind: 'malformed', reason: came, expected: `JSONP of the callback ${callback}` };
   }
-  return { kind: 'text', status: xmlStatus(res.text) };
+  return { kind: 'malformed', ...failed };
 }
 
 /**

@@ -46,20 +46,25 @@ export async function parseJsonInSlices(
   pause: () => Promise<void>,
   keepItems = Infinity,
 ): Promise<Parsed> {
+  return (await inSlices(text, pause, keepItems)) ?? { value: parseJsonExact(text), counted: [] };
+}
+
+/** The value parsed slice by slice, or undefined when the text is parsed whole: small, or not JSON. */
+async function inSlices(text: string, pause: () => Promise<void>, keepItems: number): Promise<Parsed | undefined> {
   let large: Map<number, Container>;
   try {
     large = await largeContainers(text, text.length > SLICE ? pause : () => Promise.resolve());
   } catch (error) {
     if (error instanceof TooDeep) throw error;
-    return { value: parseJsonExact(text), counted: [] };
+    return undefined;
   }
-  if (text.length <= SLICE) return { value: parseJsonExact(text), counted: [] };
+  if (text.length <= SLICE) return undefined;
   const parser = new SlicedParser(text, large, pause, keepItems);
   try {
     const [start, end] = trimmed(text, 0, text.length);
     return { value: await parser.value(start, end, []), counted: parser.counted };
   } catch {
-    return { value: parseJsonExact(text), counted: [] };
+    return undefined;
   }
 }
 

@@ -13,7 +13,7 @@ import { runScanner } from '../../src/catalogue/datacatalog.js';
 import { updateJobExecutionOptions } from '../../src/catalogue/dataflow.js';
 import type { AnyOperation } from '../../src/catalogue/types.js';
 import { CallFailure } from '../../src/upstream/failure.js';
-import type { AttemptDeps } from '../../src/call/attempts.js';
+import type { ExchangeDeps } from '../../src/upstream/exchange.js';
 import { attemptDeps, execute, type Failed } from '../helpers/attempts.js';
 
 type Behaviour = 'reset' | 'stall';
@@ -54,7 +54,7 @@ afterAll(async () => {
   await new Promise((resolve) => server.close(resolve));
 });
 
-function deps(timeoutMs: number): AttemptDeps {
+function deps(timeoutMs: number): ExchangeDeps {
   agent = new Agent();
   // The shortest backoff: the retries of E4 take 100 + 200 ms.
   const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;

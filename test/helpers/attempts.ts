@@ -1,22 +1,29 @@
 import type { Dispatcher } from 'undici';
-import { readArguments } from '../../src/call/arguments.js';
-import { attempt, type AttemptDeps, type Note } from '../../src/call/attempts.js';
-import { CALL_TIMEOUT_SETTING, newRecord, type CallRecord, type Deadline } from '../../src/call/record.js';
+import { argumentsStage } from '../../src/call/pipeline.js';
+import { newRecord, type CallRecord } from '../../src/call/record.js';
+import { itemsAResultCanShow } from '../../src/call/render.js';
 import { compileOperation, type CompiledOperation } from '../../src/catalogue/compile.js';
 import type { StreamingRegion } from '../../src/catalogue/fields.js';
 import { SERVICES, type AnyOperation } from '../../src/catalogue/types.js';
 import { CallFailure } from '../../src/upstream/failure.js';
 import { upstreamOf } from '../../src/upstream/http.js';
-import { prepareRequest } from '../../src/upstream/request.js';
+import {
+  CALL_TIMEOUT_SETTING,
+  exchange,
+  type Deadline,
+  type ExchangeDeps,
+  type Note,
+} from '../../src/upstream/exchange.js';
 import { Redactor } from '../../src/util/redact.js';
 
-/** The attempts' dependencies for in-process tests: every service at `origin`, test credentials, a fixed request id. */
+/** The exchange's dependencies for in-process tests: every service at `origin`, test credentials, a fixed request
+ * id. */
 export function attemptDeps(options: {
   origin: string;
   dispatcher: Dispatcher;
   timeoutMs: number;
   random: () => number;
-}): AttemptDeps {
+}): ExchangeDeps {
   return {
     config: {
       serviceUrls: Object.fromEntries(SERVICES.map((s) => [s, options.origin])),
@@ -52,25 +59,27 @@ export const compiled = <Op extends AnyOperation>(
 export type Failed = CallFailure & { meta: CallRecord };
 
 /**
- * The arguments and attempts stages of one call, as the pipeline runs them after its admission (none here): resolves
+ * The arguments and exchange stages of one call, the pipeline's own, after its admission (none here): resolves
  * with the answer and the call's record, rejects with the failure and the record.
  */
 export async function execute<Op extends AnyOperation>(
   op: Op,
   args: unknown,
-  deps: AttemptDeps,
+  deps: ExchangeDeps,
   options: { signal?: AbortSignal; note?: Note; deadline?: Deadline } = {},
 ) {
   const operation = compiled(op, deps.config.streamingRegion);
   const meta = newRecord(op.name, deps.now());
   try {
-    const { args: checked } = readArguments(operation, args as Record<string, unknown>);
-    const answer = await attempt(prepareRequest(operation, checked, deps.config), deps, {
+    const { prepared } = argumentsStage(operation, args as Record<string, unknown>, deps.config);
+    const answer = await exchange(prepared, {
+      deps,
       signal: options.signal ?? new AbortController().signal,
       note: options.note ?? (() => {}),
       deadline: options.deadline ?? { at: deps.now() + deps.config.timeoutMs, setting: CALL_TIMEOUT_SETTING },
       redactor: new Redactor([]),
       record: meta,
+      keepItems: itemsAResultCanShow(deps.config.limits.maxResultBytes),
     });
     return { answer, meta };
   } catch (error) {

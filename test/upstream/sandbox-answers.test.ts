@@ -10,13 +10,13 @@ import { reverseGeocode } from '../../src/catalogue/maps.js';
 import type { AnyOperation } from '../../src/catalogue/types.js';
 import { parseCommand } from '../../src/config/index.js';
 import { execute, type Failed } from '../helpers/attempts.js';
-import type { AttemptDeps } from '../../src/call/attempts.js';
+import type { ExchangeDeps } from '../../src/upstream/exchange.js';
 import { upstreamOf } from '../../src/upstream/http.js';
 import { sandboxConfig, startSandbox } from '../../src/sandbox/launch.js';
 import type { Sandbox } from '../../src/sandbox/index.js';
 
 let sandbox: Sandbox;
-let deps: AttemptDeps;
+let deps: ExchangeDeps;
 const dispatcher = new Agent();
 
 beforeAll(async () => {

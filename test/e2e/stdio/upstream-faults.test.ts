@@ -110,7 +110,7 @@ describe('gateway and HTTP errors', () => {
 });
 
 // Backoff, Retry-After waits, the deadline over all attempts and cancellation are timed in process with fake
-// timers (test/call/attempts.test.ts); here the built server shows the same policy on the wire.
+// timers (test/upstream/exchange.test.ts); here the built server shows the same policy on the wire.
 describe('429 and retries', () => {
   it('a read-only tool retries after Retry-After, signing each attempt afresh', async () => {
     upstream.reply(

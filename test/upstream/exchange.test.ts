@@ -13,7 +13,7 @@ import { migrateKey } from '../../src/catalogue/kms.js';
 import { runScanner } from '../../src/catalogue/datacatalog.js';
 import { updateJobExecutionOptions } from '../../src/catalogue/dataflow.js';
 import type { AnyOperation } from '../../src/catalogue/types.js';
-import type { AttemptDeps } from '../../src/call/attempts.js';
+import type { ExchangeDeps } from '../../src/upstream/exchange.js';
 import { attemptDeps, execute, type Failed } from '../helpers/attempts.js';
 
 const ORIGIN = 'http://upstream.test';
@@ -24,7 +24,7 @@ const JSON_HEADERS = { 'content-type': 'application/json' };
 let agent: MockAgent;
 let random = 0.5;
 
-function deps(timeoutMs = 10_000): AttemptDeps {
+function deps(timeoutMs = 10_000): ExchangeDeps {
   return attemptDeps({ origin: ORIGIN, dispatcher: agent, timeoutMs, random: () => random });
 }
 
@@ -317,7 +317,7 @@ describe('a deadline that passes while the connection pool is made', () => {
   it('sends nothing and says the time ran out before the request could be sent', async () => {
     const stamps = recordTimestamps(TOKENIZER, [{ status: 200, body: LANGUAGES }]);
     // The first call of a process loads undici and makes the pool: here that takes longer than the whole deadline.
-    const late = (d: AttemptDeps): AttemptDeps => ({
+    const late = (d: ExchangeDeps): ExchangeDeps => ({
       ...d,
       upstream: { ...d.upstream, dispatcher: () => new Promise((resolve) => setTimeout(() => resolve(agent), 1500)) },
     });

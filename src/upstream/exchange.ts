@@ -1,23 +1,39 @@
 import type { CompiledOperation } from '../catalogue/compile.js';
 import type { Answer, AnyOperation } from '../catalogue/types.js';
 import type { Config } from '../config/index.js';
-import { CREDENTIAL_HEADERS, secretsOf } from '../upstream/auth.js';
-import { CallFailure, abortedFailure, lateFailure, type Delivery } from '../upstream/failure.js';
-import { send, type Upstream } from '../upstream/http.js';
-import type { PreparedRequest } from '../upstream/request.js';
-import { interpretResponse } from '../upstream/response.js';
-import { signRequest } from '../upstream/sign.js';
-import type { Redactor } from '../util/redact.js';
-import { nextTurn } from '../util/next-turn.js';
 import type { AttemptSpan, Telemetry } from '../telemetry/telemetry.js';
-import { CALL_TIMEOUT_SETTING, type CallRecord, type Deadline } from './record.js';
-import { itemsAResultCanShow } from './render.js';
+import { nextTurn } from '../util/next-turn.js';
+import type { Redactor } from '../util/redact.js';
+import { CREDENTIAL_HEADERS, secretsOf } from './auth.js';
+import { CallFailure, abortedFailure, lateFailure, type Delivery } from './failure.js';
+import { send, type OutgoingRequest, type Upstream } from './http.js';
+import type { PreparedRequest } from './request.js';
+import { interpretResponse } from './response.js';
+import { signRequest } from './sign.js';
 
 /** A message for the client while a call runs (a retry and its wait, an upstream deprecation): MCP logging. */
 export type Note = (level: 'info' | 'notice' | 'warning', message: string) => void;
 
-/** What the attempts of every call share: the platform's settings, the wire, the clock and chance. */
-export interface AttemptDeps {
+/** The moment a call must end, and the setting that says so (named in a timeout's message). */
+export interface Deadline {
+  at: number;
+  setting: string;
+}
+
+/** The setting every call's deadline comes from unless a longer flow sets its own (the workflow's). */
+export const CALL_TIMEOUT_SETTING = 'SVC_TIMEOUT_MS';
+
+/** What the wire of a call did so far, kept by the caller (a workflow's steps share one). */
+export interface WireRecord {
+  attempts: number;
+  /** Whether the last attempt reached the upstream ('no' before anything was sent). */
+  delivery: Delivery;
+  /** HTTP status of the last answer, when one came. */
+  status?: number;
+}
+
+/** What the exchanges of every call share: the platform's settings, the wire, the clock and chance. */
+export interface ExchangeDeps {
   config: Pick<Config, 'serviceUrls' | 'credentials' | 'streamingRegion' | 'timeoutMs' | 'limits' | 'profile'>;
   upstream: Upstream;
   /** Epoch milliseconds. */
@@ -30,31 +46,38 @@ export interface AttemptDeps {
   telemetry?: Telemetry;
 }
 
-/** What one call's attempts are given by the pipeline. */
-export interface AttemptContext {
+/** What one call's exchange is given by the pipeline. */
+export interface ExchangeContext {
+  deps: ExchangeDeps;
   signal: AbortSignal;
   note: Note;
   /** The call's deadline, set when it asked for its place. */
   deadline: Deadline;
   /** Knows every configured secret; each attempt's signature is added for the answer it brings. */
   redactor: Redactor;
-  record: CallRecord;
+  record: WireRecord;
+  /** Of a long list no more items are kept than a result can show. */
+  keepItems: number;
 }
 
 const MAX_ATTEMPTS = 3;
 const BASE_BACKOFF_MS = 200;
 
+/** What a dry run shows: the request this exchange would send now, signed (its secrets are the caller's to hide). */
+export const wouldSend = (prepared: PreparedRequest, deps: ExchangeDeps): OutgoingRequest =>
+  signRequest(prepared, deps);
+
 /**
- * The attempts stage: sign -> send -> interpret, again after a failure worth retrying when the operation is safe to
- * repeat (or the request provably never left), within one deadline over all attempts, never more than SVC_TIMEOUT_MS
- * from the first. Nothing is sent once the deadline has passed. Each attempt is counted in the call's record; a
- * failure says what the caller must know of the outcome.
+ * The one exchange with the platform: sign -> send -> redact on arrival -> interpret, again after a failure worth
+ * retrying when the operation is safe to repeat (or the request provably never left), within one deadline over all
+ * attempts, never more than SVC_TIMEOUT_MS from the first. Nothing is sent once the deadline has passed. Each attempt
+ * is counted in the caller's record; a failure says what the caller must know of the outcome.
  */
-export async function attempt<Op extends AnyOperation>(
+export async function exchange<Op extends AnyOperation>(
   prepared: PreparedRequest<Op>,
-  deps: AttemptDeps,
-  ctx: AttemptContext,
+  ctx: ExchangeContext,
 ): Promise<Answer<Op>> {
+  const { deps } = ctx;
   const { operation, built } = prepared;
   const { record, signal } = ctx;
   const cap = deps.now() + deps.config.timeoutMs;
@@ -118,14 +141,12 @@ export async function attempt<Op extends AnyOperation>(
             `${operation.name}: the upstream marks ${built.uri.split('?')[0]} as deprecated (${shown})`,
           );
         }
-        // A large answer is cleaned and read in slices, the event loop free between them for other clients; of a
-        // long list no more items are kept than a result can show.
+        // A large answer is cleaned and read in slices, the event loop free between them for other clients.
         const text = await redactor.redactInWindows(answered.text);
-        const keep = itemsAResultCanShow(deps.config.limits.maxResultBytes);
         // Its headers too: the content type is quoted when the body is not what was asked for.
         const contentType = redactor.redact(answered.contentType);
         return await interpretResponse(operation, { ...answered, text, contentType }, prepared.asked, nextTurn, {
-          keepItems: keep,
+          keepItems: ctx.keepItems,
           callback: prepared.callback,
         });
       } catch (thrown) {
