@@ -26,21 +26,15 @@ function sessionFor(
     return undefined;
   }
   const session = ctx.sessions.get(id);
-  // OAuth mode: a session is its user's; another user's token does not open it (nor learns that it exists).
-  if (session && ctx.options.oauth && ctx.sessions.clientOf(id) !== client) {
-    notes.refused = 'session_owner';
-    sendRpcError(
-      res,
-      404,
-      RPC_ERROR.SessionNotFound,
-      'Session not found (unknown, ended or expired): initialize a new session',
-      {},
-      rpcIdOf(body),
-    );
-    return undefined;
-  }
-  if (!session) {
-    notes.refused = 'unknown_session';
+  // OAuth mode: a session is its user's; another user's token does not open it (nor learns that it exists: the same
+  // 404 as an unknown session, told apart only in the request log).
+  const refused = !session
+    ? 'unknown_session'
+    : ctx.options.oauth && ctx.sessions.clientOf(id) !== client
+      ? 'session_owner'
+      : undefined;
+  if (!session || refused) {
+    notes.refused = refused;
     sendRpcError(
       res,
       404,
