@@ -5,7 +5,6 @@
  * challenge; tokens refused for each way they can be wrong; no token in any log line.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createServer } from 'node:net';
 import { generateKeyPairSync } from 'node:crypto';
 import {
   Client as ClientV2,
@@ -27,6 +26,7 @@ import {
   spawnHttpServer,
   type HttpServerProcess,
 } from '../../helpers/spawn-http.js';
+import { freePort } from '../../helpers/nginx.js';
 
 type Kind = 'v2-modern' | 'v2-legacy' | 'v1';
 /** What a client asks for; the authorization server grants each client its own part of it. */
@@ -47,14 +47,6 @@ const READ_ONLY_TOOLS = [
   'search_list_tokenizer_languages',
   'translate_and_summarize',
 ];
-
-async function freePort(): Promise<number> {
-  const probe = createServer();
-  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
-  const port = (probe.address() as { port: number }).port;
-  await new Promise<void>((resolve) => probe.close(() => resolve()));
-  return port;
-}
 
 interface Setup {
   as: AuthorizationServer;

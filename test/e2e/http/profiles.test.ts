@@ -8,7 +8,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHmac } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
@@ -19,6 +18,7 @@ import {
 import { startAuthorizationServer, tokenFrom, type AuthorizationServer } from '../../helpers/authorization-server.js';
 import { startRecordingServer, type RecordedRequest, type RecordingServer } from '../../helpers/recording-server.js';
 import { INITIALIZE, rawRequest, spawnHttpServer, waitFor, type HttpServerProcess } from '../../helpers/spawn-http.js';
+import { freePort } from '../../helpers/nginx.js';
 
 const ALL_SCOPES = 'svc.read svc.write svc.destructive';
 const USERS = [
@@ -31,14 +31,6 @@ const KEYS = {
   'team-b': { access: 'TEAMB-ACCESS-0002', secret: 'team-b-secret-Mn3Bv5Cx7Za' },
 } as const;
 const SECRETS = [KEYS['team-a'].secret, KEYS['team-b'].secret];
-
-async function freePort(): Promise<number> {
-  const probe = createServer();
-  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
-  const port = (probe.address() as { port: number }).port;
-  await new Promise<void>((resolve) => probe.close(() => resolve()));
-  return port;
-}
 
 /** The profiles file of two teams; team-b may only read. Secrets come from the environment, never the file. */
 function profilesFile(dir: string, gatewayUrl: string): string {
