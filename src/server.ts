@@ -1,9 +1,9 @@
 import { SERVER_INFO_META_KEY, Server, type JSONRPCMessage, type Transport } from '@modelcontextprotocol/server';
 import { CATALOGUE } from './catalogue/catalogue.js';
-import { ConfigError, type Config } from './config/index.js';
+import { ConfigError, SETTING_WORDS, type Config } from './config/index.js';
 import { Redactor } from './util/redact.js';
 import { Calls } from './call/admission.js';
-import type { ExchangeDeps } from './upstream/exchange.js';
+import type { ClientSettings, ExchangeDeps } from './upstream/index.js';
 import type { Upstream } from './upstream/http.js';
 import type { CallFrame } from './call/pipeline.js';
 import { catalogueTool } from './mcp/catalogue-tools.js';
@@ -80,7 +80,7 @@ export function createServerFactory(config: Config, deps: ServerDeps): ServerFac
     return found;
   };
   const exchangeDeps: ExchangeDeps = {
-    config,
+    settings: clientSettings(config),
     upstream: deps.upstream,
     now: deps.now,
     requestId: deps.randomId,
@@ -97,6 +97,7 @@ export function createServerFactory(config: Config, deps: ServerDeps): ServerFac
     maxResultBytes: config.limits.maxResultBytes,
     log: (entry) => deps.log(JSON.stringify({ event: 'tool_call', ...entry })),
     confirmDestructive: config.safety.confirmDestructive,
+    ...(config.profile ? { profile: config.profile } : {}),
   };
   deps.telemetry?.observeCalls(frame.calls);
   const { telemetry } = deps;
@@ -114,7 +115,14 @@ export function createServerFactory(config: Config, deps: ServerDeps): ServerFac
   };
   /** The tools as one set of platform settings makes them: the process's, or one credential profile's. */
   const viewOf = (settings: Config): ToolView => {
-    const own: CallFrame = settings === config ? frame : { ...frame, deps: { ...exchangeDeps, config: settings } };
+    const own: CallFrame =
+      settings === config
+        ? frame
+        : {
+            ...frame,
+            deps: { ...exchangeDeps, settings: clientSettings(settings) },
+            ...(settings.profile ? { profile: settings.profile } : {}),
+          };
     const operation = compiledFor(settings.streamingRegion);
     const handlers: ToolHandler[] = [
       ...CATALOGUE.map((op) =>
@@ -126,6 +134,7 @@ export function createServerFactory(config: Config, deps: ServerDeps): ServerFac
       translateAndSummarizeTool(definition(WORKFLOW_TOOL_NAME), own, {
         translate: operation(translateText),
         complete: operation(createCompletion),
+        timeoutMs: settings.limits.workflowTimeoutMs,
       }),
     ];
     const { readOnly, tools, services } = settings.safety;
@@ -262,3 +271,13 @@ class FilteredServer extends Server {
     return super.connect(new OutgoingWire(traced ? traced(transport) : transport, egress));
   }
 }
+
+/** The platform client's settings, out of the server's: the client reads only its own, in its own words. */
+export const clientSettings = (config: Config): ClientSettings => ({
+  serviceUrls: config.serviceUrls,
+  credentials: config.credentials,
+  timeoutMs: config.timeoutMs,
+  maxResponseBytes: config.limits.maxResponseBytes,
+  proxy: config.proxy,
+  words: SETTING_WORDS,
+});

@@ -1,4 +1,5 @@
-import { ServerStopping, CallFailure } from '../upstream/failure.js';
+import { ServerStopping, CallFailure, nothingSent } from '../failures.js';
+import { envName } from '../config/env-variables.js';
 
 export interface CallLimits {
   /** Tool calls running at once, over every client of the process: each may hold an upstream answer in memory. */
@@ -96,7 +97,7 @@ export class Calls {
    * when the server stops.
    */
   async admit(signal: AbortSignal, admission: Admission = {}): Promise<() => void> {
-    if (this.#stopped) throw new CallFailure('shutting_down', 'the server is shutting down: nothing was sent');
+    if (this.#stopped) throw new CallFailure('shutting_down', nothingSent('the server is shutting down'));
     if (signal.aborted) throw cancelledWhileWaiting();
     const client = admission.client ?? LOCAL;
     // The place is taken when it is given (here, or by #next as it wakes the call), so that two releases in one tick
@@ -193,8 +194,10 @@ export class Calls {
       const timedOut = () =>
         new CallFailure(
           'timeout',
-          `no place to run within the call's deadline (${deadline!.setting}): it waited ${now() - started} ms behind ` +
-            `${this.#running} running calls. Nothing was sent: retry when the server is less busy`,
+          nothingSent(
+            `no place to run within the call's deadline (${deadline!.setting}): it waited ${now() - started} ms ` +
+              `behind ${this.#running} running calls; retry when the server is less busy`,
+          ),
         );
       signal.addEventListener('abort', giveUp, { once: true });
       const line = this.#lines.get(client);
@@ -259,11 +262,13 @@ const LOCAL = 'local';
 function busy(why: string, { maxConcurrent, maxQueued }: CallLimits): CallFailure {
   return new CallFailure(
     'busy',
-    `the server is busy: ${why} (SVC_MAX_CONCURRENT_CALLS=${maxConcurrent}, SVC_MAX_QUEUED_CALLS=${maxQueued}). ` +
-      'Nothing was sent: retry in a few seconds, or send fewer calls at once',
+    nothingSent(
+      `the server is busy: ${why} (${envName('SVC_MAX_CONCURRENT_CALLS')}=${maxConcurrent}, ` +
+        `${envName('SVC_MAX_QUEUED_CALLS')}=${maxQueued}); retry in a few seconds, or send fewer calls at once`,
+    ),
   );
 }
 
 function cancelledWhileWaiting(): CallFailure {
-  return new CallFailure('cancelled', 'the call was cancelled while it waited for a place: nothing was sent');
+  return new CallFailure('cancelled', nothingSent('the call was cancelled while it waited for a place'));
 }

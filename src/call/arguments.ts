@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import type { CompiledOperation } from '../catalogue/compile.js';
 import type { OperationInput } from '../catalogue/types.js';
-import { invalidArguments } from '../upstream/failure.js';
+import { invalidArguments } from '../failures.js';
 import { refusal } from './validation.js';
 
 /** Keys that would reach an object's prototype in a JavaScript upstream: refused, at any depth. */

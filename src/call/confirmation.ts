@@ -13,7 +13,7 @@ import {
   type ServerContext,
 } from '@modelcontextprotocol/server';
 import type { CompiledOperation } from '../catalogue/compile.js';
-import { CallFailure } from '../upstream/failure.js';
+import { CallFailure } from '../failures.js';
 
 /**
  * What the sealed `requestState` of a confirmation proves: the form was asked for this tool with these arguments, of

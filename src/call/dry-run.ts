@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { NOTHING_SENT } from '../failures.js';
 import { CREDENTIAL_HEADERS, HEADER } from '../upstream/auth.js';
 import type { OutgoingRequest } from '../upstream/http.js';
 
@@ -34,12 +35,14 @@ export function dryRunReply(request: OutgoingRequest): { json: object } {
 
 /**
  * The shown signature could not be replayed anyway: it is computed anew, over a new timestamp, for every attempt of a
- * real send (executor.ts). Keys other than the signature are secrets; the access key and key ids are not, and show.
+ * real send (`upstream/exchange.ts`). Keys other than the signature are secrets; the access key and key ids are not,
+ * and show.
  */
 function noteOn(redacted: readonly string[]): string {
   const keys = redacted.filter((name) => name !== HEADER.signature);
   return [
-    'Nothing was sent, and nothing upstream was checked: not whether the target exists, nor whether the call would succeed.',
+    NOTHING_SENT,
+    'Nothing upstream was checked either: not whether the target exists, nor whether the call would succeed.',
     redacted.includes(HEADER.signature)
       ? `The signature (${HEADER.signature}) is redacted: a real send signs again, with a fresh timestamp ` +
         `(${HEADER.timestamp}), on each attempt.`

@@ -1,15 +1,8 @@
 import type { InputRequiredResult } from '@modelcontextprotocol/server';
 import type { CompiledOperation } from '../catalogue/compile.js';
 import type { Answer, AnyOperation } from '../catalogue/types.js';
-import { CallFailure } from '../upstream/failure.js';
-import {
-  CALL_TIMEOUT_SETTING,
-  exchange,
-  wouldSend,
-  type Deadline,
-  type ExchangeDeps,
-  type Note,
-} from '../upstream/exchange.js';
+import { CallFailure } from '../failures.js';
+import { exchange, wouldSend, type Deadline, type ExchangeDeps, type Note } from '../upstream/exchange.js';
 import { prepareRequest, type PreparedRequest } from '../upstream/request.js';
 import type { Redactor } from '../util/redact.js';
 import type { Calls } from './admission.js';
@@ -48,6 +41,8 @@ export interface CallFrame {
   log: CallLog;
   /** Destructive calls need the user's confirmation (off with --no-confirm). */
   confirmDestructive: boolean;
+  /** The credential profile whose keys the calls use, when the server has profiles: log lines and telemetry name it. */
+  profile?: string;
 }
 
 /** What the MCP surface gives one call: who asks, its cancellation, its log and progress channels, its user. */
@@ -96,10 +91,10 @@ export interface Argued<Op extends AnyOperation = AnyOperation> {
 export function argumentsStage<Op extends AnyOperation>(
   operation: CompiledOperation<Op>,
   rawArgs: Record<string, unknown> | undefined,
-  config: ExchangeDeps['config'],
+  settings: ExchangeDeps['settings'],
 ): Argued<Op> {
   const { safety, args } = readArguments(operation, rawArgs);
-  return { safety, args, prepared: prepareRequest(operation, args, config) };
+  return { safety, args, prepared: prepareRequest(operation, args, settings) };
 }
 
 /** One call of one operation as its stages see it: each reads what the stages before it left. */
@@ -124,7 +119,7 @@ type RunCallStage = 'render' | 'log';
 const OPERATION_STAGES: {
   readonly [S in Exclude<CallStage, RunCallStage>]: (c: OperationCall) => Promise<Completed | undefined>;
 } = {
-  arguments: async (c) => void (c.argued = argumentsStage(c.operation, c.rawArgs, c.frame.deps.config)),
+  arguments: async (c) => void (c.argued = argumentsStage(c.operation, c.rawArgs, c.frame.deps.settings)),
   'dry run': async ({ argued, frame }) =>
     argued!.safety.dryRun ? { reply: dryRunReply(wouldSend(argued!.prepared, frame.deps)) } : undefined,
   confirmation: async ({ operation, frame, ctx, argued }) => {
@@ -196,7 +191,7 @@ export async function runCall(
   const call: RunningCall = {
     signal,
     record,
-    async admit(deadline = { at: deps.now() + deps.config.timeoutMs, setting: CALL_TIMEOUT_SETTING }) {
+    async admit(deadline = { at: deps.now() + deps.settings.timeoutMs, setting: deps.settings.words.timeout }) {
       if (release) return deadline;
       release = await calls.admit(signal, { client: ctx.client, deadline, now: deps.now });
       return deadline;
@@ -237,14 +232,14 @@ export async function runCall(
     release?.();
     done();
   }
-  deps.telemetry?.callEnded(logged, deps.config.profile);
+  deps.telemetry?.callEnded(logged, frame.profile);
   frame.log({
     tool,
     outcome: logged,
     durationMs: deps.now() - record.started,
     attempts: record.attempts,
     httpStatus: record.status,
-    ...(deps.config.profile ? { profile: deps.config.profile } : {}),
+    ...(frame.profile ? { profile: frame.profile } : {}),
     ...ctx.who,
   });
   return outcome;

@@ -1,5 +1,6 @@
 import type { CountedLists } from '../catalogue/types.js';
-import { CallFailure } from '../upstream/failure.js';
+import { envName } from '../config/env-variables.js';
+import { CallFailure } from '../failures.js';
 import { nextTurn } from '../util/next-turn.js';
 import { measure, shortenToFit, shortenedNote, type Shortened } from './result-size.js';
 import { cutMark, cutStrings, type StringCut } from './string-cuts.js';
@@ -61,7 +62,7 @@ export async function render(reply: Reply, max: number, pause: () => Promise<voi
         { type: 'text', text: kept },
         {
           type: 'text',
-          text: `Cut to fit SVC_MAX_RESULT_BYTES (${max}): ${kept.length} of ${text.length} characters shown.`,
+          text: `Cut to fit ${envName('SVC_MAX_RESULT_BYTES')} (${max}): ${kept.length} of ${text.length} characters shown.`,
         },
       ],
       structuredContent,
@@ -131,9 +132,9 @@ export async function render(reply: Reply, max: number, pause: () => Promise<voi
   if (!cut) {
     throw new CallFailure(
       'result_too_large',
-      `the answer (${size} bytes) is larger than a result may be (SVC_MAX_RESULT_BYTES=${max}) and has no list or ` +
+      `the answer (${size} bytes) is larger than a result may be (${envName('SVC_MAX_RESULT_BYTES')}=${max}) and has no list or ` +
         'long text to shorten. The upstream did the work (billed, where the service bills): ask for less, or have ' +
-        'SVC_MAX_RESULT_BYTES raised, to get it',
+        `${envName('SVC_MAX_RESULT_BYTES')} raised, to get it`,
     );
   }
   const left = [...shortened.map(listWords), ...cut.cuts.map(cutWords)].join('; ');
@@ -142,7 +143,7 @@ export async function render(reply: Reply, max: number, pause: () => Promise<voi
     cut.cuts.every((c) => c.echoed)
       ? 'The cut characters repeat the prompt you sent: nothing generated is left out.'
       : 'The upstream did the work (billed, where the service bills); to get what is cut, send less per call, or have ' +
-        'SVC_MAX_RESULT_BYTES raised.',
+        `${envName('SVC_MAX_RESULT_BYTES')} raised.`,
   ].join(' ');
   return {
     content: [
@@ -194,5 +195,5 @@ const cutWords = (c: StringCut) =>
 
 function listHow(reply: Extract<Reply, { json: object }>, shortened: readonly Shortened[]): string {
   if (reply.paging && shortened[0]) return `To get the rest, ${reply.paging(shortened[0])}.`;
-  return 'This tool cannot ask for part of its list: only a larger SVC_MAX_RESULT_BYTES (a server setting) gives it whole.';
+  return `This tool cannot ask for part of its list: only a larger ${envName('SVC_MAX_RESULT_BYTES')} (a server setting) gives it whole.`;
 }

@@ -1,3 +1,4 @@
+import { envName } from '../config/env-variables.js';
 import { withReplacements } from './string-cuts.js';
 
 /** Where a list of the answer was shortened, for the note that says what was left out. */
@@ -12,7 +13,7 @@ export interface Shortened {
  * of 9 items") and how to get the rest (`how`, a sentence). One wording for every tool.
  */
 export const shortenedNote = (maxBytes: number, left: string, how: string) =>
-  `Shortened to fit SVC_MAX_RESULT_BYTES (${maxBytes} bytes, about ${Math.round(maxBytes / 4)} tokens): ${left}. ${how}`;
+  `Shortened to fit ${envName('SVC_MAX_RESULT_BYTES')} (${maxBytes} bytes, about ${Math.round(maxBytes / 4)} tokens): ${left}. ${how}`;
 
 const bytes = (text: string) => Buffer.byteLength(text, 'utf8');
 

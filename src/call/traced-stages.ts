@@ -1,6 +1,6 @@
 import type { CompiledOperation } from '../catalogue/compile.js';
 import type { Telemetry } from '../telemetry/telemetry.js';
-import { CallFailure } from '../upstream/failure.js';
+import { CallFailure } from '../failures.js';
 import type { ConfirmationChannel } from './confirmation.js';
 import type { CallStage } from './stages.js';
 

@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { invalidArguments, type CallFailure } from '../upstream/failure.js';
+import { invalidArguments, type CallFailure } from '../failures.js';
 
 /** Zod issues -> the refusal whose "field: rule" lines an agent can fix its call from. */
 export function refusal(issues: readonly z.core.$ZodIssue[]): CallFailure {

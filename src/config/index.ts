@@ -8,3 +8,4 @@ export { ConfigError } from './values.js';
 export { credentialsFrom } from './platform.js';
 export { TOOL_NAMES } from './safety.js';
 export type * from './types.js';
+export { SETTING_WORDS } from './setting-words.js';

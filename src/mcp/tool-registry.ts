@@ -19,6 +19,7 @@ import {
 import { withoutConfirmationWords } from '../catalogue/confirmation-words.js';
 import type { CallContext } from '../call/pipeline.js';
 import { errorResult, type ToolResult } from '../call/tool-result.js';
+import { nothingSent } from '../failures.js';
 import { noteFor } from './logging.js';
 import { callerOf, type Caller } from './caller.js';
 import { scopeNarrowing } from './scopes.js';
@@ -96,7 +97,7 @@ export function registerTools(
     if (disabled)
       return asResult(
         errorResult(
-          `${name} failed [not_enabled]: ${name} is not enabled on this server: ${disabled}${view.profile ? ` (profile ${view.profile})` : ''}. Nothing was sent.`,
+          `${name} failed [not_enabled]: ${nothingSent(`${name} is not enabled on this server: ${disabled}${view.profile ? ` (profile ${view.profile})` : ''}`)}`,
         ),
       );
     const outcome = await handler.call(request.params.arguments, {

@@ -10,7 +10,7 @@ import type { AnyOperation, OperationOutput } from '../catalogue/types.js';
 import { SERVER_LIMITS } from '../catalogue/fields.js';
 import { LANGUAGE_NAMES } from '../catalogue/translation-rules.js';
 
-import { CallFailure, abortedFailure } from '../upstream/failure.js';
+import { CallFailure, abortedFailure } from '../failures.js';
 import { chunkText } from './chunking.js';
 import { generatedPart, summaryCue, summaryParameters, summaryPrompt } from './summary-prompt.js';
 import { WORKFLOW_TOOL_NAME, workflowSchemas, type WorkflowOutput } from './workflow-schema.js';
@@ -21,6 +21,8 @@ import { envName } from '../config/env-variables.js';
 export interface WorkflowOperations {
   translate: CompiledOperation<typeof translateText>;
   complete: CompiledOperation<typeof createCompletion>;
+  /** The deadline of the whole flow (SVC_WORKFLOW_TIMEOUT_MS). */
+  timeoutMs: number;
 }
 
 /**
@@ -65,7 +67,7 @@ export function runWorkflow(
       const progress = (done: number, message: string) => ctx.progress(done, total, message);
       const deadline = await traced('admission', deps.telemetry, {}, () =>
         call.admit({
-          at: call.record.started + deps.config.limits.workflowTimeoutMs,
+          at: call.record.started + operations.timeoutMs,
           setting: envName('SVC_WORKFLOW_TIMEOUT_MS'),
         }),
       );
@@ -76,7 +78,7 @@ export function runWorkflow(
         raw: Record<string, unknown>,
       ): Promise<OperationOutput<Op>> => {
         before = call.record.attempts;
-        const { prepared } = argumentsStage(operation, raw, deps.config);
+        const { prepared } = argumentsStage(operation, raw, deps.settings);
         const answer = await traced('exchange', deps.telemetry, { operation }, () => call.exchange(prepared, deadline));
         if (answer.kind !== 'json') throw new CallFailure('unexpected_response', 'the answer is not JSON');
         return answer.value;

@@ -1,48 +1,32 @@
 import type { AuthScheme, ServiceId } from '../catalogue/types.js';
-import type { Config } from '../config/index.js';
-import { KEY_PAIRS, serviceUrlVariable, type EnvName } from '../config/env-variables.js';
+import { CallFailure } from '../failures.js';
 import type { Credential } from './auth.js';
-import { CallFailure } from './failure.js';
+import type { ClientSettings } from './settings.js';
 
-const GATEWAY_URL: EnvName = 'SVC_GATEWAY_URL';
-const both = ([a, b]: readonly [EnvName, EnvName]) => `${a} and ${b}`;
-
-/** Variables that configure each scheme, for "not configured" errors. */
-function variablesFor(scheme: AuthScheme, service: ServiceId): string {
-  switch (scheme) {
-    case 'gateway-signature':
-      return both(KEY_PAIRS.gateway);
-    case 'app-key-upper':
-    case 'app-key-lower':
-      return `${both(KEY_PAIRS.app)} (or ${both(KEY_PAIRS[service as 'translation' | 'maps'])})`;
-    case 'studio':
-      return both(KEY_PAIRS.studio);
-  }
-}
-
-/** The origin and credential of one operation, or a failure naming the variables to set. */
+/** The origin and credential of one operation, or a failure naming the settings to give. */
 export function resolveTarget(
-  config: Pick<Config, 'serviceUrls' | 'credentials'>,
+  settings: Pick<ClientSettings, 'serviceUrls' | 'credentials' | 'words'>,
   service: ServiceId,
   scheme: AuthScheme,
 ): { baseUrl: string; credential: Credential } {
-  const baseUrl = config.serviceUrls[service];
-  const credential = credentialFor(config.credentials, service, scheme);
+  const baseUrl = settings.serviceUrls[service];
+  const credential = credentialFor(settings.credentials, service, scheme);
+  const { words } = settings;
   const missing: string[] = [];
-  if (!baseUrl) missing.push(`${serviceUrlVariable(service)} or ${GATEWAY_URL}`);
-  if (!credential) missing.push(variablesFor(scheme, service));
+  if (!baseUrl) missing.push(words.serviceUrl(service));
+  if (!credential) missing.push(words.keys(scheme, service));
   if (!baseUrl || !credential) {
     throw new CallFailure(
       'not_configured',
-      `the ${service} service is not configured: set ${missing.join(', and ')} in the server's environment ` +
-        '(or start the server with --sandbox to try it against the embedded simulator)',
+      `the ${service} service is not configured: set ${missing.join(', and ')} in the server's environment` +
+        (words.otherwise ? ` (or ${words.otherwise})` : ''),
     );
   }
   return { baseUrl, credential };
 }
 
 function credentialFor(
-  credentials: Config['credentials'],
+  credentials: ClientSettings['credentials'],
   service: ServiceId,
   scheme: AuthScheme,
 ): Credential | undefined {

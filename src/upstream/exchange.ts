@@ -1,27 +1,28 @@
 import type { CompiledOperation } from '../catalogue/compile.js';
 import type { Answer, AnyOperation } from '../catalogue/types.js';
-import type { Config } from '../config/index.js';
 import type { AttemptSpan, Telemetry } from '../telemetry/telemetry.js';
 import { nextTurn } from '../util/next-turn.js';
 import type { Redactor } from '../util/redact.js';
 import { CREDENTIAL_HEADERS, secretsOf } from './auth.js';
-import { CallFailure, abortedFailure, lateFailure, type Delivery } from './failure.js';
+import { CallFailure, abortedFailure, nothingSent, type Delivery } from '../failures.js';
+import { lateFailure } from './failure.js';
 import { send, type OutgoingRequest, type Upstream } from './http.js';
 import type { PreparedRequest } from './request.js';
 import { interpretResponse } from './response.js';
+import type { ClientSettings } from './settings.js';
 import { signRequest } from './sign.js';
 
 /** A message for the client while a call runs (a retry and its wait, an upstream deprecation): MCP logging. */
 export type Note = (level: 'info' | 'notice' | 'warning', message: string) => void;
 
-/** The moment a call must end, and the setting that says so (named in a timeout's message). */
+/**
+ * The moment a call must end, and the setting that says so (named in a timeout's message): the client's timeout, or
+ * the deadline of a longer flow (the workflow's).
+ */
 export interface Deadline {
   at: number;
   setting: string;
 }
-
-/** The setting every call's deadline comes from unless a longer flow sets its own (the workflow's). */
-export const CALL_TIMEOUT_SETTING = 'SVC_TIMEOUT_MS';
 
 /** What the wire of a call did so far, kept by the caller (a workflow's steps share one). */
 export interface WireRecord {
@@ -32,9 +33,9 @@ export interface WireRecord {
   status?: number;
 }
 
-/** What the exchanges of every call share: the platform's settings, the wire, the clock and chance. */
+/** What the exchanges of every call share: the client's settings, the wire, the clock and chance. */
 export interface ExchangeDeps {
-  config: Pick<Config, 'serviceUrls' | 'credentials' | 'streamingRegion' | 'timeoutMs' | 'limits' | 'profile'>;
+  settings: ClientSettings;
   upstream: Upstream;
   /** Epoch milliseconds. */
   now(): number;
@@ -70,8 +71,8 @@ export const wouldSend = (prepared: PreparedRequest, deps: ExchangeDeps): Outgoi
 /**
  * The one exchange with the platform: sign -> send -> redact on arrival -> interpret, again after a failure worth
  * retrying when the operation is safe to repeat (or the request provably never left), within one deadline over all
- * attempts, never more than SVC_TIMEOUT_MS from the first. Nothing is sent once the deadline has passed. Each attempt
- * is counted in the caller's record; a failure says what the caller must know of the outcome.
+ * attempts, never more than the client's timeout from the first. Nothing is sent once the deadline has passed. Each
+ * attempt is counted in the caller's record; a failure says what the caller must know of the outcome.
  */
 export async function exchange<Op extends AnyOperation>(
   prepared: PreparedRequest<Op>,
@@ -80,13 +81,12 @@ export async function exchange<Op extends AnyOperation>(
   const { deps } = ctx;
   const { operation, built } = prepared;
   const { record, signal } = ctx;
-  const cap = deps.now() + deps.config.timeoutMs;
-  // A deadline of its own (the workflow's) that ends before SVC_TIMEOUT_MS would is named as such.
-  const own = ctx.deadline.setting !== CALL_TIMEOUT_SETTING && ctx.deadline.at < cap;
+  const { timeoutMs, words } = deps.settings;
+  const cap = deps.now() + timeoutMs;
+  // A deadline of its own (the workflow's) that ends before the client's timeout would is named as such.
+  const own = ctx.deadline.setting !== words.timeout && ctx.deadline.at < cap;
   const deadline = Math.min(cap, ctx.deadline.at);
-  const timeoutLabel = own
-    ? `the call's deadline (${ctx.deadline.setting})`
-    : `${deps.config.timeoutMs} ms (${CALL_TIMEOUT_SETTING})`;
+  const timeoutLabel = own ? `the call's deadline (${ctx.deadline.setting})` : `${timeoutMs} ms (${words.timeout})`;
   // What this call sends that is secret: the configured keys (the redactor knows them) and each attempt's signature.
   // An upstream that echoes them is cleaned before anything is read or cut from its answer.
   const sent = new Set(secretsOf(prepared.credential));
@@ -125,7 +125,8 @@ export async function exchange<Op extends AnyOperation>(
         });
         const answered = await send(deps.upstream, request, {
           deadline,
-          maxBytes: deps.config.limits.maxResponseBytes,
+          maxBytes: deps.settings.maxResponseBytes,
+          maxBytesSetting: words.maxResponseBytes,
           now: deps.now,
           signal,
           timeoutLabel,
@@ -221,7 +222,7 @@ function withOutcome(
 ): CallFailure {
   if (failure.code === 'invalid_input' || failure.code === 'not_configured') return failure;
   const add = (note: string) => failure.withMessage(`${failure.message.replace(/[.\s]*$/, '')}. ${note}`);
-  if (delivery === 'no') return add('The request was not sent.');
+  if (delivery === 'no') return failure.withMessage(nothingSent(failure.message));
   if (operation.effect === 'read') {
     const billed = operation.billed && billedAttempts > 0 ? operation.billed(billedAttempts) : undefined;
     // A call stopped midway says so even when it reads: the caller may wonder whether to ask again.

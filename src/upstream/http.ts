@@ -1,9 +1,10 @@
 import type { Dispatcher } from 'undici';
-import type { Config } from '../config/index.js';
 import { LOOPBACK_HOSTS } from '../util/loopback.js';
 import { readLimited } from '../util/read-body.js';
-import { CallFailure, abortedFailure, lateFailure } from './failure.js';
+import { CallFailure, abortedFailure } from '../failures.js';
+import { lateFailure } from './failure.js';
 import { retryAfterMs } from './retry-after.js';
+import type { ClientSettings } from './settings.js';
 
 /**
  * The HTTP client of every upstream call: one undici dispatcher (a keep-alive pool per origin), created with
@@ -33,9 +34,9 @@ function loadUndici(): Promise<Undici> {
 }
 let undici: Promise<Undici> | undefined;
 
-export function createUpstream(config: Pick<Config, 'timeoutMs' | 'proxy'>): Upstream {
+export function createUpstream(settings: Pick<ClientSettings, 'timeoutMs' | 'proxy'>): Upstream {
   let created: Promise<Dispatcher> | undefined;
-  const dispatcher = () => (created ??= loadUndici().then((undici) => newDispatcher(undici, config)));
+  const dispatcher = () => (created ??= loadUndici().then((undici) => newDispatcher(undici, settings)));
   /** The pool, if one was made; a failed creation has nothing to close. */
   const made = async () => (created ? await created.catch(() => undefined) : undefined);
   return {
@@ -56,15 +57,15 @@ export function upstreamOf(dispatcher: Dispatcher): Upstream {
   };
 }
 
-function newDispatcher(undici: Undici, config: Pick<Config, 'timeoutMs' | 'proxy'>): Dispatcher {
+function newDispatcher(undici: Undici, settings: Pick<ClientSettings, 'timeoutMs' | 'proxy'>): Dispatcher {
   const options = {
     connections: 32,
     keepAliveTimeout: 10_000,
-    connect: { timeout: Math.min(config.timeoutMs, 10_000) },
-    headersTimeout: config.timeoutMs,
-    bodyTimeout: config.timeoutMs,
+    connect: { timeout: Math.min(settings.timeoutMs, 10_000) },
+    headersTimeout: settings.timeoutMs,
+    bodyTimeout: settings.timeoutMs,
   };
-  const { http, https, noProxy } = config.proxy;
+  const { http, https, noProxy } = settings.proxy;
   if (!http && !https) return new undici.Agent(options);
   // Loopback never goes through a proxy.
   const loopback = LOOPBACK_HOSTS.join(',');
@@ -96,8 +97,10 @@ export interface RawResponse {
 }
 
 export interface SendOptions {
-  /** Largest answer read (SVC_MAX_RESPONSE_BYTES); beyond it the call fails instead of exhausting memory. */
+  /** Largest answer read; beyond it the call fails instead of exhausting memory. */
   maxBytes: number;
+  /** For the message of a larger answer: the setting the bound came from. */
+  maxBytesSetting: string;
   /** Epoch ms by which the answer must be complete. */
   deadline: number;
   now(): number;
@@ -161,9 +164,9 @@ export async function send(upstream: Upstream, req: OutgoingRequest, options: Se
     if (body.kind === 'too-large') {
       throw new CallFailure(
         'malformed_response',
-        `upstream answer (HTTP ${res.statusCode}) is larger than ${options.maxBytes} bytes (SVC_MAX_RESPONSE_BYTES) and ` +
-          'was not read: the upstream may have done the work (billed, where the service bills). Ask for less, or ' +
-          'have SVC_MAX_RESPONSE_BYTES raised, to get it',
+        `upstream answer (HTTP ${res.statusCode}) is larger than ${options.maxBytes} bytes (${options.maxBytesSetting}) ` +
+          'and was not read: the upstream may have done the work (billed, where the service bills). Ask for less, ' +
+          `or have ${options.maxBytesSetting} raised, to get it`,
         {
           httpStatus: res.statusCode,
         },

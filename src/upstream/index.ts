@@ -1,9 +1,7 @@
 // The platform client: builds the requests of the fifteen operations, then exchanges each (signs, sends, interprets,
 // retries). It knows the catalogue and nothing of MCP or of the call pipeline above it.
 export { CREDENTIAL_HEADERS, HEADER, secretsOf, type AppKeys, type GatewayKeys, type StudioKeys } from './auth.js';
-export { CallFailure, ServerStopping, abortedFailure, type Delivery, type FailureCode } from './failure.js';
 export {
-  CALL_TIMEOUT_SETTING,
   exchange,
   wouldSend,
   type Deadline,
@@ -14,3 +12,4 @@ export {
 } from './exchange.js';
 export { createUpstream, upstreamOf, type OutgoingRequest, type Upstream } from './http.js';
 export { prepareRequest, type PreparedRequest } from './request.js';
+export type { ClientSettings, ProxySettings, SettingWords } from './settings.js';

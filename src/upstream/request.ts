@@ -1,9 +1,9 @@
 import type { AnswerForm, CompiledOperation } from '../catalogue/compile.js';
 import type { AnyOperation, HttpMethod } from '../catalogue/types.js';
-import type { Config } from '../config/index.js';
 import type { Credential } from './auth.js';
 import { resolveTarget } from './credentials.js';
-import { invalidArguments } from './failure.js';
+import type { ClientSettings } from './settings.js';
+import { invalidArguments } from '../failures.js';
 
 export interface BuiltRequest {
   method: HttpMethod;
@@ -32,9 +32,9 @@ const PLACEHOLDER = /\{(\w+)\}/g;
 export function prepareRequest<Op extends AnyOperation>(
   operation: CompiledOperation<Op>,
   args: Record<string, unknown>,
-  config: Pick<Config, 'serviceUrls' | 'credentials'>,
+  settings: Pick<ClientSettings, 'serviceUrls' | 'credentials' | 'words'>,
 ): PreparedRequest<Op> {
-  const { baseUrl, credential } = resolveTarget(config, operation.service, operation.auth);
+  const { baseUrl, credential } = resolveTarget(settings, operation.service, operation.auth);
   const asked = operation.askedForm(args);
   return {
     operation,

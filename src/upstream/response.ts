@@ -1,7 +1,8 @@
 import type { AnswerForm, CompiledOperation } from '../catalogue/compile.js';
 import { GATEWAY_ERRORS, HTTP_STATUS_LEADS } from '../catalogue/gateway-errors.js';
 import type { Answer, AnyOperation } from '../catalogue/types.js';
-import { GATEWAY_ERROR_CODES, RETRYABLE_GATEWAY_CODES, RETRYABLE_HTTP_STATUSES, CallFailure } from './failure.js';
+import { CallFailure } from '../failures.js';
+import { GATEWAY_ERROR_CODES, RETRYABLE_GATEWAY_CODES, RETRYABLE_HTTP_STATUSES } from './failure.js';
 import type { RawResponse } from './http.js';
 import { readAnswer } from './read-answer.js';
 import { parseJsonInSlices, TooDeep, type CountedList } from './sliced-json.js';

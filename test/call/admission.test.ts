@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import { ServerStopping, CallFailure } from '../../src/upstream/failure.js';
+import { ServerStopping, CallFailure } from '../../src/failures.js';
 import { Calls } from '../../src/call/admission.js';
 
 const never = () => new AbortController().signal;
@@ -61,7 +61,7 @@ describe('Calls: admission', () => {
     client.abort();
     const failure = await failureOf(cancelled);
     expect(failure.code).toBe('cancelled');
-    expect(failure.message).toContain('nothing was sent');
+    expect(failure.message).toBe('the call was cancelled while it waited for a place. Nothing was sent.');
     expect(calls.inFlight).toBe(2);
     release();
     (await behind)();

@@ -12,7 +12,7 @@ import { listTokenizerLanguages } from '../../src/catalogue/search.js';
 import { runScanner } from '../../src/catalogue/datacatalog.js';
 import { updateJobExecutionOptions } from '../../src/catalogue/dataflow.js';
 import type { AnyOperation } from '../../src/catalogue/types.js';
-import { CallFailure } from '../../src/upstream/failure.js';
+import { CallFailure } from '../../src/failures.js';
 import type { ExchangeDeps } from '../../src/upstream/exchange.js';
 import { attemptDeps, execute, type Failed } from '../helpers/attempts.js';
 

@@ -22,7 +22,7 @@ describe('dry-run reply', () => {
     });
     expect(dry.body).toEqual({ a: 1 });
     expect(dry.note).toBe(
-      'Nothing was sent, and nothing upstream was checked: not whether the target exists, nor whether the call would succeed. The signature (x-svc-apigw-signature-v2) is redacted: a real send signs again, with a fresh ' +
+      'Nothing was sent. Nothing upstream was checked either: not whether the target exists, nor whether the call would succeed. The signature (x-svc-apigw-signature-v2) is redacted: a real send signs again, with a fresh ' +
         'timestamp (x-svc-apigw-timestamp), on each attempt.',
     );
   });
@@ -31,7 +31,7 @@ describe('dry-run reply', () => {
     const dry = dryRunOf({ 'X-SVC-APIGW-API-KEY-ID': 'client-id', 'X-SVC-APIGW-API-KEY': 'client-secret' });
     expect(dry.headers).toEqual({ 'X-SVC-APIGW-API-KEY-ID': 'client-id', 'X-SVC-APIGW-API-KEY': '[redacted]' });
     expect(dry.note).toBe(
-      'Nothing was sent, and nothing upstream was checked: not whether the target exists, nor whether the call would succeed. Secret keys redacted: x-svc-apigw-api-key.',
+      'Nothing was sent. Nothing upstream was checked either: not whether the target exists, nor whether the call would succeed. Secret keys redacted: x-svc-apigw-api-key.',
     );
   });
 });

@@ -7,7 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import { CATALOGUE } from '../../src/catalogue/catalogue.js';
 import { SERVICES, type AnyOperation } from '../../src/catalogue/types.js';
-import { CallFailure } from '../../src/upstream/failure.js';
+import { CallFailure } from '../../src/failures.js';
 import { readArguments } from '../../src/call/arguments.js';
 import { prepareRequest } from '../../src/upstream/request.js';
 import { compiled } from '../helpers/attempts.js';

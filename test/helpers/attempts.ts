@@ -5,15 +5,10 @@ import { itemsAResultCanShow } from '../../src/call/render.js';
 import { compileOperation, type CompiledOperation } from '../../src/catalogue/compile.js';
 import type { StreamingRegion } from '../../src/catalogue/fields.js';
 import { SERVICES, type AnyOperation } from '../../src/catalogue/types.js';
-import { CallFailure } from '../../src/upstream/failure.js';
+import { CallFailure } from '../../src/failures.js';
 import { upstreamOf } from '../../src/upstream/http.js';
-import {
-  CALL_TIMEOUT_SETTING,
-  exchange,
-  type Deadline,
-  type ExchangeDeps,
-  type Note,
-} from '../../src/upstream/exchange.js';
+import { SETTING_WORDS } from '../../src/config/index.js';
+import { exchange, type Deadline, type ExchangeDeps, type Note } from '../../src/upstream/exchange.js';
 import { Redactor } from '../../src/util/redact.js';
 
 /** The exchange's dependencies for in-process tests: every service at `origin`, test credentials, a fixed request
@@ -25,22 +20,17 @@ export function attemptDeps(options: {
   random: () => number;
 }): ExchangeDeps {
   return {
-    config: {
+    settings: {
       serviceUrls: Object.fromEntries(SERVICES.map((s) => [s, options.origin])),
       credentials: {
         gateway: { accessKey: 'AK', secretKey: 'SK' },
         appKeys: {},
         studio: { apiKey: 'studio', gatewayKey: 'gw' },
       },
-      streamingRegion: 'KR',
       timeoutMs: options.timeoutMs,
-      limits: {
-        maxConcurrentCalls: 16,
-        maxQueuedCalls: 64,
-        maxResponseBytes: 1024 * 1024,
-        maxResultBytes: 100_000,
-        workflowTimeoutMs: 180_000,
-      },
+      maxResponseBytes: 1024 * 1024,
+      proxy: {},
+      words: SETTING_WORDS,
     },
     upstream: upstreamOf(options.dispatcher),
     now: () => Date.now(),
@@ -48,6 +38,9 @@ export function attemptDeps(options: {
     random: options.random,
   };
 }
+
+/** The result limit of these calls: a long list is read up to what a result of this size can show. */
+const RESULT_BYTES = 100_000;
 
 /** An operation compiled as the server compiles it. */
 export const compiled = <Op extends AnyOperation>(
@@ -68,18 +61,18 @@ export async function execute<Op extends AnyOperation>(
   deps: ExchangeDeps,
   options: { signal?: AbortSignal; note?: Note; deadline?: Deadline } = {},
 ) {
-  const operation = compiled(op, deps.config.streamingRegion);
+  const operation = compiled(op);
   const meta = newRecord(op.name, deps.now());
   try {
-    const { prepared } = argumentsStage(operation, args as Record<string, unknown>, deps.config);
+    const { prepared } = argumentsStage(operation, args as Record<string, unknown>, deps.settings);
     const answer = await exchange(prepared, {
       deps,
       signal: options.signal ?? new AbortController().signal,
       note: options.note ?? (() => {}),
-      deadline: options.deadline ?? { at: deps.now() + deps.config.timeoutMs, setting: CALL_TIMEOUT_SETTING },
+      deadline: options.deadline ?? { at: deps.now() + deps.settings.timeoutMs, setting: deps.settings.words.timeout },
       redactor: new Redactor([]),
       record: meta,
-      keepItems: itemsAResultCanShow(deps.config.limits.maxResultBytes),
+      keepItems: itemsAResultCanShow(RESULT_BYTES),
     });
     return { answer, meta };
   } catch (error) {

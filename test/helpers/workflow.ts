@@ -10,6 +10,7 @@ import { translateAndSummarizeTool } from '../../src/mcp/workflow-tool.js';
 import { upstreamOf } from '../../src/upstream/http.js';
 import { Redactor } from '../../src/util/redact.js';
 import { compiled } from './attempts.js';
+import { clientSettings } from '../../src/server.js';
 
 /**
  * translate_and_summarize in process, as the server builds it: every service at `origin` through `dispatcher`, the
@@ -25,7 +26,7 @@ export function workflowTool(options: {
   if (command.kind !== 'serve') throw new Error('expected serve');
   const config = { ...command.config, serviceUrls: Object.fromEntries(SERVICES.map((s) => [s, options.origin])) };
   const deps = {
-    config,
+    settings: clientSettings(config),
     upstream: upstreamOf(options.dispatcher),
     now: () => Date.now(),
     requestId: () => 'r',
@@ -42,5 +43,6 @@ export function workflowTool(options: {
   return translateAndSummarizeTool(TOOL_DEFINITIONS.translate_and_summarize!, frame, {
     translate: compiled(translateText),
     complete: compiled(createCompletion),
+    timeoutMs: config.limits.workflowTimeoutMs,
   });
 }

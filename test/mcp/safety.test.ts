@@ -395,7 +395,7 @@ describe('dry runs', () => {
       expect(headers['x-svc-apigw-timestamp']).toMatch(/^\d{13}$/);
       // The result says why the signature cannot be read off it: a real send signs again, over a fresh timestamp.
       expect(dryRun.note).toBe(
-        'Nothing was sent, and nothing upstream was checked: not whether the target exists, nor whether the call ' +
+        'Nothing was sent. Nothing upstream was checked either: not whether the target exists, nor whether the call ' +
           'would succeed. The signature (x-svc-apigw-signature-v2) is redacted: a real send signs again, with a ' +
           'fresh timestamp (x-svc-apigw-timestamp), on each attempt.',
       );

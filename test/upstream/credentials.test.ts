@@ -1,9 +1,12 @@
 /** resolveTarget: the origin and credential of an operation, or [not_configured] naming what to set. */
 import { describe, expect, it } from 'vitest';
-import { CallFailure } from '../../src/upstream/failure.js';
+import { CallFailure } from '../../src/failures.js';
+import { SETTING_WORDS } from '../../src/config/index.js';
 import { resolveTarget } from '../../src/upstream/credentials.js';
 
-const nothing = { serviceUrls: {}, credentials: { appKeys: {} } };
+/** The server's words: its variables and its flag. */
+const words = SETTING_WORDS;
+const nothing = { serviceUrls: {}, credentials: { appKeys: {} }, words };
 
 function failure(run: () => unknown): CallFailure {
   try {
@@ -43,7 +46,7 @@ describe('not configured', () => {
   it('names only what is missing', () => {
     const error = failure(() =>
       resolveTarget(
-        { serviceUrls: { kms: 'https://gw.example.com' }, credentials: { appKeys: {} } },
+        { serviceUrls: { kms: 'https://gw.example.com' }, credentials: { appKeys: {} }, words },
         'kms',
         'gateway-signature',
       ),
@@ -51,6 +54,21 @@ describe('not configured', () => {
     expect(error.message).toBe(
       "the kms service is not configured: set SVC_ACCESS_KEY and SVC_SECRET_KEY in the server's environment " +
         '(or start the server with --sandbox to try it against the embedded simulator)',
+    );
+  });
+
+  it('speaks the words it is given: the client names no variable or flag of its own', () => {
+    const own = {
+      timeout: 'the timeout',
+      maxResponseBytes: 'the answer limit',
+      serviceUrl: (service: string) => `the ${service} URL`,
+      keys: (scheme: string) => `the ${scheme} keys`,
+    };
+    const error = failure(() =>
+      resolveTarget({ serviceUrls: {}, credentials: { appKeys: {} }, words: own }, 'kms', 'gateway-signature'),
+    );
+    expect(error.message).toBe(
+      "the kms service is not configured: set the kms URL, and the gateway-signature keys in the server's environment",
     );
   });
 });

@@ -209,7 +209,7 @@ describe('retries', () => {
     for (let i = 0; i < 3; i++) pool().intercept({ path, method: 'PUT' }).replyWithError(refused());
     const { failure } = await run(runScanner, { catalogId: 1, scannerId: 2 });
     expect(failure?.meta).toMatchObject({ attempts: 3, delivery: 'no' });
-    expect(failure?.message).toMatch(/connection was refused.*The request was not sent\.$/);
+    expect(failure?.message).toMatch(/connection was refused.*Nothing was sent\.$/);
   });
 
   it('says a write answered 2xx without the documented shape may have taken effect', async () => {
@@ -324,7 +324,7 @@ describe('a deadline that passes while the connection pool is made', () => {
     const { failure, elapsed } = await run(listTokenizerLanguages, {}, late(deps(1000)));
     expect(failure?.code).toBe('timeout');
     expect(failure?.message).toMatch(/time ran out \(.*SVC_TIMEOUT_MS.*\) before the request could be sent/);
-    expect(failure?.message).toMatch(/The request was not sent/);
+    expect(failure?.message).toMatch(/Nothing was sent\.$/);
     expect(stamps).toEqual([]);
     expect(elapsed).toBe(1500);
   });

@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { CATALOGUE } from '../../src/catalogue/catalogue.js';
 import type { Operation } from '../../src/catalogue/types.js';
-import { CallFailure } from '../../src/upstream/failure.js';
+import { CallFailure } from '../../src/failures.js';
 import { buildRequest } from '../../src/upstream/request.js';
 import { compiled } from '../helpers/attempts.js';
 

@@ -12,7 +12,7 @@ import { listTokenizerLanguages } from '../../src/catalogue/search.js';
 import { createCompletion } from '../../src/catalogue/textgen.js';
 import { translateText } from '../../src/catalogue/translation.js';
 import type { AnyOperation } from '../../src/catalogue/types.js';
-import { CallFailure } from '../../src/upstream/failure.js';
+import { CallFailure } from '../../src/failures.js';
 import { interpretResponse } from '../../src/upstream/response.js';
 import type { AnswerForm } from '../../src/catalogue/compile.js';
 import { compiled } from '../helpers/attempts.js';

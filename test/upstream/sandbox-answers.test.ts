@@ -14,6 +14,7 @@ import type { ExchangeDeps } from '../../src/upstream/exchange.js';
 import { upstreamOf } from '../../src/upstream/http.js';
 import { sandboxConfig, startSandbox } from '../../src/sandbox/launch.js';
 import type { Sandbox } from '../../src/sandbox/index.js';
+import { clientSettings } from '../../src/server.js';
 
 let sandbox: Sandbox;
 let deps: ExchangeDeps;
@@ -24,7 +25,7 @@ beforeAll(async () => {
   const command = parseCommand([], {});
   if (command.kind !== 'serve') throw new Error('expected a serve command');
   deps = {
-    config: sandboxConfig(command.config, sandbox),
+    settings: clientSettings(sandboxConfig(command.config, sandbox)),
     upstream: upstreamOf(dispatcher),
     now: Date.now,
     requestId: randomUUID,
