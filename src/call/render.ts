@@ -1,4 +1,5 @@
 import type { CountedLists } from '../catalogue/types.js';
+import { ANSWER_FORMS, type AnswerForm } from '../catalogue/compile.js';
 import { envName } from '../config/env-variables.js';
 import { CallFailure } from '../failures.js';
 import { nextTurn } from '../util/next-turn.js';
@@ -24,7 +25,11 @@ export type Reply =
   | { text: string; answeredAs: TextForm };
 
 /** How a text answer was asked for (E5: `output: xml`, or a JSONP callback), or `text` when neither was. */
-export type TextForm = 'xml' | 'jsonp' | 'text';
+export type TextForm = Exclude<AnswerForm, 'json'> | 'text';
+export const TEXT_FORMS: readonly TextForm[] = [
+  ...ANSWER_FORMS.filter((form): form is Exclude<AnswerForm, 'json'> => form !== 'json'),
+  'text',
+];
 
 /** The member of a text answer's structured content that says its form: MCP wants structured content wherever an
  * output schema is declared, and the answer itself is the text content. */

@@ -5,8 +5,9 @@ import { ENVELOPE_SUCCESS, type EnvelopeSuccess } from './envelopes.js';
 import { STREAMING_REGIONS, type StreamingRegion } from './fields.js';
 import type { AnyOperation, AuthScheme, HttpMethod, ServiceId } from './types.js';
 
-/** The form an answer is asked in. */
-export type AnswerForm = 'json' | 'xml' | 'jsonp';
+/** The forms an answer is asked in: JSON, or (E5) XML or JSONP. */
+export const ANSWER_FORMS = ['json', 'xml', 'jsonp'] as const;
+export type AnswerForm = (typeof ANSWER_FORMS)[number];
 
 /** What a call does to the platform: reads, changes, or destroys (the user confirms a destruction). */
 export type Effect = 'read' | 'write' | 'destroy';
@@ -78,7 +79,8 @@ export interface CompileOptions {
   defaultRegion: StreamingRegion;
 }
 
-const PLACEHOLDER = /\{(\w+)\}/g;
+/** A parameter in a path template (`/keys/{keyTag}`): the spec's notation, read here and by the request builder. */
+export const PATH_PLACEHOLDER = /\{(\w+)\}/g;
 
 /** Compiles one catalogue entry. Pure; the schemas stay unbuilt until a call needs them. */
 export function compileOperation<Op extends AnyOperation>(op: Op, options: CompileOptions): CompiledOperation<Op> {
@@ -105,7 +107,7 @@ export function compileOperation<Op extends AnyOperation>(op: Op, options: Compi
     get output() {
       return op.output;
     },
-    pathParams: [...op.path.matchAll(PLACEHOLDER)].map((m) => m[1]!),
+    pathParams: [...op.path.matchAll(PATH_PLACEHOLDER)].map((m) => m[1]!),
     normalise(args) {
       for (const name of upper) if (typeof args[name] === 'string') args[name] = args[name].toUpperCase();
     },

@@ -1,4 +1,4 @@
-import type { AnswerForm, CompiledOperation } from '../catalogue/compile.js';
+import { PATH_PLACEHOLDER, type AnswerForm, type CompiledOperation } from '../catalogue/compile.js';
 import type { AnyOperation, HttpMethod } from '../catalogue/types.js';
 import type { Credential } from './auth.js';
 import { resolveTarget } from './credentials.js';
@@ -25,8 +25,6 @@ export interface PreparedRequest<Op extends AnyOperation = AnyOperation> {
   /** JSONP's callback name, as asked: an answer wrapped in another is not this call's. */
   callback?: string;
 }
-
-const PLACEHOLDER = /\{(\w+)\}/g;
 
 /** The request of validated arguments, with the credential to sign it, or the failure naming what to configure. */
 export function prepareRequest<Op extends AnyOperation>(
@@ -56,7 +54,7 @@ export function buildRequest(
 ): BuiltRequest {
   const used = new Set<string>([...operation.pathParams, ...operation.notSent]);
   const path = operation.spec.path.replace(
-    PLACEHOLDER,
+    PATH_PLACEHOLDER,
     (_, name: string) => operation.pathValue(name, args) ?? encodeSegment(name, args[name]),
   );
 
