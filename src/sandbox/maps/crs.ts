@@ -1,4 +1,4 @@
-import proj4 from 'proj4';
+import proj4, { type Converter } from 'proj4';
 import { CRS_CODES, type CrsCode } from '../../catalogue/maps.js';
 import { PROJ_DEFINITIONS as DEFINITIONS } from '../../catalogue/projections.js';
 
@@ -22,7 +22,7 @@ export interface CrsConverter {
 
 /** Converters built per call (no module-level state); proj4 does the maths. */
 export function createCrsConverter(): CrsConverter {
-  const converters = new Map<CrsCode, proj4.Converter>();
+  const converters = new Map<CrsCode, Converter>();
   const converter = (crs: CrsCode) => {
     let c = converters.get(crs);
     if (!c) {
