@@ -14,6 +14,8 @@ import {
   type ServerContext,
 } from '@modelcontextprotocol/server';
 import type { ClientQuestion, ConfirmationRequest, Confirmed, Confirmer } from '../call/confirmation.js';
+import { envName } from '../config/env-variables.js';
+import { flagName } from '../config/flags.js';
 import { CallFailure } from '../upstream/failure.js';
 import {
   CONFIRMATION_TIMEOUT_MS,
@@ -160,8 +162,8 @@ type FormAnswer =
  */
 const WHEN_NO_ONE_ANSWERS =
   'if no one can answer forms where this runs (a headless host cancels them), the operator can start the server ' +
-  'with --no-confirm (SVC_CONFIRM_DESTRUCTIVE=false), or use a client that declares no forms, which then confirms ' +
-  'with the confirm argument';
+  `with ${flagName('no-confirm')} (${envName('SVC_CONFIRM_DESTRUCTIVE')}=false), or use a client that declares no forms, ` +
+  'which then confirms with the confirm argument';
 
 /** The form's answer: the user must have accepted and typed the id exactly. */
 function checkFormAnswer(request: ConfirmationRequest, answer: FormAnswer): void {
