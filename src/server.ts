@@ -7,7 +7,7 @@ import type { ClientSettings, ExchangeDeps } from './upstream/index.js';
 import type { Upstream } from './upstream/http.js';
 import type { CallFrame } from './call/pipeline.js';
 import { catalogueTool } from './mcp/catalogue-tools.js';
-import { SpentStates, confirmationCodec } from './call/confirmation.js';
+import { SpentStates, confirmationCodec } from './mcp/confirmation-state.js';
 import { compileOperation, type CompiledOperation } from './catalogue/compile.js';
 import { createCompletion } from './catalogue/textgen.js';
 import { translateText } from './catalogue/translation.js';
@@ -204,7 +204,7 @@ export function createServerFactory(config: Config, deps: ServerDeps): ServerFac
       // Tampered or expired confirmation state is refused (-32602) before any handler runs.
       requestState: { verify: codec.verify },
       // Input requests go to 2026-07-28 clients only; a 2025 session gets its form by elicitation/create
-      // (call/confirmation.ts).
+      // (mcp/confirmation.ts).
       inputRequired: { legacyShim: false },
       cacheHints: {
         'tools/list': CACHE_HINT,

@@ -1,4 +1,3 @@
-import type { InputRequiredResult } from '@modelcontextprotocol/server';
 import type { CompiledOperation } from '../catalogue/compile.js';
 import type { Answer, AnyOperation } from '../catalogue/types.js';
 import { CallFailure } from '../failures.js';
@@ -7,7 +6,7 @@ import { prepareRequest, type PreparedRequest } from '../upstream/request.js';
 import type { Redactor } from '../util/redact.js';
 import type { Calls } from './admission.js';
 import { readArguments, type SafetyArgs } from './arguments.js';
-import { confirm, type ConfirmationChannel } from './confirmation.js';
+import { confirm, type ClientQuestion, type Confirmer } from './confirmation.js';
 import { CALL_STAGES, type CallStage } from './stages.js';
 import { traced } from './traced-stages.js';
 import { dryRunReply } from './dry-run.js';
@@ -45,7 +44,10 @@ export interface CallFrame {
   profile?: string;
 }
 
-/** What the MCP surface gives one call: who asks, its cancellation, its log and progress channels, its user. */
+/**
+ * What the MCP surface gives one call: who asks, its cancellation, its log and progress channels, and how its user is
+ * asked to confirm it.
+ */
 export interface CallContext {
   /** The client the call is for (a session id, an address, stdio): clients take turns for places. */
   client?: string;
@@ -54,11 +56,11 @@ export interface CallContext {
   signal: AbortSignal;
   note: Note;
   progress(progress: number, total: number, message: string): Promise<void>;
-  confirmation: ConfirmationChannel;
+  confirmer: Confirmer;
 }
 
 /** A call ends with a result, or with a question for the user (2026-07-28); after the answer the client calls again. */
-export type ToolOutcome = { kind: 'result'; result: ToolResult } | { kind: 'input'; request: InputRequiredResult };
+export type ToolOutcome = { kind: 'result'; result: ToolResult } | { kind: 'input'; question: ClientQuestion };
 
 /** A call under way, as its work sees it. */
 export interface RunningCall {
@@ -75,10 +77,10 @@ export interface RunningCall {
 }
 
 /**
- * What a call's work returns: a reply to render, an input request for the client, or a failure with what the work had
+ * What a call's work returns: a reply to render, a question for the client, or a failure with what the work had
  * finished before it (`more`, a text within the result limit: a workflow's billed translations).
  */
-export type Completed = { reply: Reply } | { input: InputRequiredResult } | { failed: CallFailure; more: string };
+export type Completed = { reply: Reply } | { input: ClientQuestion } | { failed: CallFailure; more: string };
 
 /** What the arguments stage leaves: the safety arguments, the checked arguments and the request they make. */
 export interface Argued<Op extends AnyOperation = AnyOperation> {
@@ -124,8 +126,8 @@ const OPERATION_STAGES: {
     argued!.safety.dryRun ? { reply: dryRunReply(wouldSend(argued!.prepared, frame.deps)) } : undefined,
   confirmation: async ({ operation, frame, ctx, argued }) => {
     if (!frame.confirmDestructive) return undefined;
-    const confirmed = await confirm(operation, argued!.args, argued!.safety.confirm, ctx.confirmation);
-    return confirmed.kind === 'ask' ? { input: confirmed.request } : undefined;
+    const confirmed = await confirm(operation, argued!.args, argued!.safety.confirm, ctx.confirmer);
+    return confirmed.kind === 'ask' ? { input: confirmed.question } : undefined;
   },
   admission: async (c) => void (c.deadline = await c.call.admit()),
   exchange: async ({ operation, call, argued, deadline }) => {
@@ -157,8 +159,8 @@ export function callOperation(
     for (const stage of CALL_STAGES) {
       if (stage === 'render' || stage === 'log') break;
       // The confirmation's span reads how the user is asked: not at all with --no-confirm.
-      const channel = frame.confirmDestructive ? ctx.confirmation : undefined;
-      const view = { operation, channel, confirmArgument: c.argued?.safety.confirm };
+      const confirmer = frame.confirmDestructive ? ctx.confirmer : undefined;
+      const view = { operation, confirmer, confirmArgument: c.argued?.safety.confirm };
       const ended = await traced(stage, frame.deps.telemetry, view, () => OPERATION_STAGES[stage](c));
       if (ended) return ended;
     }
@@ -213,7 +215,7 @@ export async function runCall(
     const completed = await work(call);
     if ('input' in completed) {
       logged = 'input_required';
-      outcome = { kind: 'input', request: completed.input };
+      outcome = { kind: 'input', question: completed.input };
     } else if ('failed' in completed) {
       logged = completed.failed.code;
       const failure = errorResult(cut(describe(completed.failed), MAX_ERROR_CHARS));

@@ -1,17 +1,17 @@
 import type { CompiledOperation } from '../catalogue/compile.js';
 import type { Telemetry } from '../telemetry/telemetry.js';
 import { CallFailure } from '../failures.js';
-import type { ConfirmationChannel } from './confirmation.js';
+import type { Confirmer } from './confirmation.js';
 import type { CallStage } from './stages.js';
 
 /** What a stage's span may read of its call: the operation and how its user is asked (none: not asked). */
 export interface StageView {
   operation?: CompiledOperation;
-  channel?: ConfirmationChannel;
+  confirmer?: Confirmer;
   confirmArgument?: string;
 }
 
-/** How a stage ended, as far as its span cares: an input request for the client ends the call with a question. */
+/** How a stage ended, as far as its span cares: a question for the client (an input request) ends the call. */
 type Ended = { input?: unknown } | object | undefined;
 
 type StageTrace = <T extends Ended>(telemetry: Telemetry, view: StageView, run: () => Promise<T>) => Promise<T>;
@@ -50,23 +50,20 @@ async function traceAdmission<T extends Ended>(telemetry: Telemetry, _view: Stag
 }
 
 /**
- * The confirmation stage (a span, the confirmations asked and answered), when the operation asks for one. Whether the
- * user was asked in this request and whether it brought an answer depend on the channel: a form (2025 elicitation)
- * asks and is answered within the call; an input request (2026-07-28) asks in the first call and is answered by its
- * retry; the `confirm` argument answers, and its absence asks.
+ * The confirmation stage (a span, the confirmations asked and answered), when the operation asks for one. The confirmer
+ * tells whether the user is asked within this request and whether the request brings an answer: a form (2025
+ * elicitation) asks and is answered within the call; an input request (2026-07-28) asks in the first call and is
+ * answered by its retry; the `confirm` argument answers, and its absence asks.
  */
 async function traceConfirmation<T extends Ended>(
   telemetry: Telemetry,
-  { operation, channel, confirmArgument }: StageView,
+  { operation, confirmer, confirmArgument }: StageView,
   confirm: () => Promise<T>,
 ): Promise<T> {
-  if (!operation?.confirmation || !channel) return confirm();
-  const span = telemetry.confirmation(channel.kind);
-  const form = channel.kind === 'elicitation';
-  const brought =
-    channel.kind === 'argument'
-      ? confirmArgument !== undefined
-      : channel.kind === 'input-request' && channel.ctx.mcpReq.requestState() !== undefined;
+  if (!operation?.confirmation || !confirmer) return confirm();
+  const span = telemetry.confirmation(confirmer.channel);
+  const form = confirmer.asksWithinCall;
+  const brought = confirmer.bringsAnswer(confirmArgument);
   try {
     const ended = await confirm();
     const asked = ended !== undefined && 'input' in ended;

@@ -1,25 +1,17 @@
 import {
-  CLIENT_CAPABILITIES_META_KEY,
   ProtocolError,
   ProtocolErrorCode,
   type CallToolResult,
-  type ClientCapabilities,
   type InputRequiredResult,
-  type RequestStateCodec,
   type Server,
   type ServerContext,
   type Tool,
 } from '@modelcontextprotocol/server';
-import {
-  showsForms,
-  type ConfirmationChannel,
-  type ConfirmationState,
-  type SpentStates,
-} from '../call/confirmation.js';
 import { withoutConfirmationWords } from '../catalogue/confirmation-words.js';
 import type { CallContext } from '../call/pipeline.js';
 import { errorResult, type ToolResult } from '../call/tool-result.js';
 import { nothingSent } from '../failures.js';
+import { confirmerFor, inputRequestOf, type ConfirmationOptions } from './confirmation.js';
 import { noteFor } from './logging.js';
 import { callerOf, type Caller } from './caller.js';
 import { scopeNarrowing } from './scopes.js';
@@ -34,17 +26,8 @@ export interface ToolView {
   profile?: string;
 }
 
-export interface RegistryOptions {
+export interface RegistryOptions extends ConfirmationOptions {
   confirmDestructive: boolean;
-  /**
-   * Whether this server may ask the client for forms (never over stateless 2025 HTTP: the answer could not come back).
-   */
-  elicitation: boolean;
-  codec: RequestStateCodec<ConfirmationState>;
-  /** The confirmations already answered in this process (each sealed state is good for one call). */
-  spent: SpentStates;
-  /** Who the calls are for when there is no session (stdio, or an HTTP client's address). */
-  client?: string;
 }
 
 /**
@@ -108,10 +91,10 @@ export function registerTools(
       signal: ctx.mcpReq.signal,
       note: noteFor(ctx),
       progress: progressFor(ctx),
-      confirmation: confirmationChannel(server, ctx, options, view.profile),
+      confirmer: confirmerFor(server, ctx, options, view.profile),
     });
     // An input request is returned as it is: the SDK sends it to the 2026-07-28 client.
-    return outcome.kind === 'input' ? outcome.request : asResult(outcome.result);
+    return outcome.kind === 'input' ? inputRequestOf(outcome.question) : asResult(outcome.result);
   });
 }
 
@@ -121,27 +104,6 @@ function whoOf(caller: Caller): NonNullable<CallContext['who']> {
     sub: caller.subject,
     ...(caller.client ? { client_id: caller.client } : {}),
   };
-}
-
-/** How the user of this request confirms: by the form its client can show in its era, else by `confirm`. */
-function confirmationChannel(
-  server: Server,
-  ctx: ServerContext,
-  options: RegistryOptions,
-  profile: string | undefined,
-): ConfirmationChannel {
-  const modern = ctx.mcpReq.envelope !== undefined;
-  const forms = options.elicitation && showsForms(modern ? clientCapabilities(ctx) : server.getClientCapabilities());
-  if (!forms) return { kind: 'argument' };
-  if (!modern) return { kind: 'elicitation', ctx };
-  const { codec, spent } = options;
-  return { kind: 'input-request', ctx, codec, spent, client: ctx.sessionId ?? options.client, profile };
-}
-
-/** A 2026-07-28 request carries the client's capabilities itself (a 2025 client declared them at initialize). */
-function clientCapabilities(ctx: ServerContext): ClientCapabilities | undefined {
-  const envelope = ctx.mcpReq.envelope as Record<string, unknown> | undefined;
-  return envelope?.[CLIENT_CAPABILITIES_META_KEY] as ClientCapabilities | undefined;
 }
 
 /** notifications/progress for the request, only when it asked for them (a progressToken in _meta). */

@@ -4,6 +4,7 @@
  */
 import { MockAgent } from 'undici';
 import { afterEach, beforeEach, expect, it, vi } from 'vitest';
+import { byArgument } from '../../src/mcp/confirmation.js';
 import { workflowTool } from '../helpers/workflow.js';
 
 const ORIGIN = 'http://upstream.test';
@@ -42,7 +43,7 @@ it('ends every call at the flow deadline, named in the error, with the time left
   const hooks = {
     signal: new AbortController().signal,
     note: () => {},
-    confirmation: { kind: 'argument' as const },
+    confirmer: byArgument,
     progress: async (_done: number, _total: number, message: string) => void messages.push(message),
   };
   const text = Array.from(

@@ -6,6 +6,7 @@
 import { MockAgent } from 'undici';
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import { SERVER_LIMITS } from '../../src/catalogue/fields.js';
+import { byArgument } from '../../src/mcp/confirmation.js';
 import { workflowTool } from '../helpers/workflow.js';
 
 const ORIGIN = 'http://upstream.test';
@@ -67,7 +68,7 @@ it('summarizes in parts, then the parts, when the translation outgrows one promp
       signal: new AbortController().signal,
       note: () => {},
       progress: async () => {},
-      confirmation: { kind: 'argument' },
+      confirmer: byArgument,
     },
   );
   if (outcome.kind !== 'result') throw new Error('expected a result');
