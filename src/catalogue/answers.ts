@@ -2,8 +2,8 @@ import * as z from 'zod';
 
 /**
  * Building blocks of the output schemas: what the platform may answer (a tolerant reader).
- * - A required member is what a success carries: src/upstream/response.ts reads the required members from the schema,
- *   and an answer without one is an error that says so. Every other field may be missing or null.
+ * - A required member is what a success carries: src/upstream/read-answer.ts reads the required members from the
+ *   schema, and an answer without one is an error that says so. Every other field may be missing or null.
  * - Integer fields are integers; one beyond 2^53-1 (where JSON numbers stop being exact) comes as a string of its
  *   digits, exact (the answer is parsed losslessly). A Float a double does not hold (1e400, more digits than it
  *   keeps) comes as a string too, and is set aside under offSpec. A digit string the upstream sends for an Integer

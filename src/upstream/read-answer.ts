@@ -1,12 +1,61 @@
 import { OFF_SPEC_KEY, OFF_SPEC_ITEM } from '../catalogue/answers.js';
 import type { AnswerPlan } from '../catalogue/answer-plan.js';
-import { nextTurn } from '../util/next-turn.js';
+import type { CompiledOperation } from '../catalogue/compile.js';
+import type { Answer, AnyOperation } from '../catalogue/types.js';
+import type { Enveloped } from './answer-envelope.js';
+import { snippet } from './answer-words.js';
+import { CallFailure } from '../failures.js';
+import type { RawResponse } from './http.js';
 
 type Json = Record<string, unknown>;
 type Paths = readonly (readonly string[])[];
 
+/**
+ * The last stage of an answer's chain: the answer read against the operation's compiled plan. An answer without what
+ * a success of the operation carries (the required members of its output schema) is a failure that says so, an empty
+ * body too; text (E5's XML) and JSONP asked for as such pass as they came, once their status is known to be a success.
+ */
+export async function readAgainstPlan<Op extends AnyOperation>(
+  operation: CompiledOperation<Op>,
+  res: RawResponse,
+  body: Enveloped,
+  pause: () => Promise<void>,
+): Promise<Answer<Op>> {
+  if (body.kind === 'empty') throw lacking(operation, res, 'an empty body');
+  if (body.kind === 'text') return { kind: 'text', value: res.text } as Answer<Op>;
+  const read = await readAnswer(operation.answerPlan(), body.value, operation.successPaths(), pause);
+  if ('lacking' in read) throw lacking(operation, res, read.lacking.join(', '), `: ${snippet(res.text)}`);
+  const { value } = read;
+  const { counted } = body;
+  return (
+    body.jsonp ? { kind: 'text', value: res.text } : { kind: 'json', value, ...(counted.length > 0 ? { counted } : {}) }
+  ) as Answer<Op>;
+}
+
+/**
+ * The failure of an answer without what a success carries. For a write, the exchange adds that it may have taken
+ * effect.
+ */
+function lacking(operation: CompiledOperation, res: RawResponse, what: string, after = ''): CallFailure {
+  return new CallFailure(
+    'unexpected_response',
+    `the upstream answered HTTP ${res.status} with ${what}; a success of ${operation.id} carries ${successWords(operation)}${after}`,
+    { httpStatus: res.status },
+  );
+}
+
+/** "code SUCCESS and data": the success paths, with the value the envelope requires where it requires one. */
+function successWords(operation: CompiledOperation): string {
+  const envelope = operation.envelope;
+  const words = operation.successPaths().map((path) => {
+    const name = path.join('.');
+    return envelope && envelope.path.join('.') === name ? `${name} ${envelope.values.join(' or ')}` : name;
+  });
+  return words.length > 1 ? `${words.slice(0, -1).join(', ')} and ${words.at(-1)}` : (words[0] ?? 'a body');
+}
+
 /** An answer as its output schema reads it, or what a success carries that it lacks (in words). */
-export type ReadAnswer = { value: Json } | { lacking: string[] };
+type ReadAnswer = { value: Json } | { lacking: string[] };
 
 /**
  * Reads a parsed answer as its output schema says, a node at a time, in linear time and with the event loop free
@@ -18,11 +67,11 @@ export type ReadAnswer = { value: Json } | { lacking: string[] };
  * what a success carries (`required`: the success paths) must be as the spec says. Nothing of `body` is changed: a
  * node that changes is copied, the others are shared.
  */
-export async function readAnswer(
+async function readAnswer(
   plan: AnswerPlan,
   body: Json,
   required: Paths,
-  pause: () => Promise<void> = nextTurn,
+  pause: () => Promise<void>,
 ): Promise<ReadAnswer> {
   const reader = new Reader();
   const aside: Json = {};

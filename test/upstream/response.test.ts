@@ -501,6 +501,21 @@ describe('other answers', () => {
     ).rejects.toThrow(/not valid JSON/);
   });
 
+  it('an empty body or one of no form: a refusal says its status, a success what it lacks, whatever was asked', async () => {
+    const res = (status: number, text: string, contentType = 'application/json') => ({ status, contentType, text });
+    expect((await failure(listProducts, res(502, ''))).message).toBe('upstream answered HTTP 502: (empty body).');
+    expect((await failure(reverseGeocode, res(500, '<html><b>oops</b></html>', 'text/html'), 'jsonp')).message).toBe(
+      'upstream answered HTTP 500: oops.',
+    );
+    for (const asked of ['json', 'jsonp', 'xml'] as const) {
+      const empty = await failure(reverseGeocode, res(200, ' \n', 'application/xml'), asked);
+      expect([empty.code, empty.httpStatus]).toEqual(['unexpected_response', 200]);
+      expect(empty.message).toMatch(
+        /^the upstream answered HTTP 200 with an empty body; a success of E5 carries status\.code 0 or 3/,
+      );
+    }
+  });
+
   it('says when the upstream asked to retry later', async () => {
     const error = await failure(listProducts, {
       status: 503,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { xmlStatus } from '../../src/upstream/text-answers.js';
+import { xmlStatus } from '../../src/upstream/xml-status.js';
 import { growthFactor, LINEAR } from '../helpers/cost.js';
 
 const answer = (code: string, name = 'ok') =>

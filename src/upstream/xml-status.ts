@@ -1,21 +1,7 @@
 /**
- * E5's answers that are not plain JSON: JSONP (`name({...})`) and XML. Both carry the maps `status`, which decides
- * whether the answer is a success, so it is read from them as from JSON. Linear in the text: indexOf, no
- * backtracking regex over the body.
+ * E5's XML answers carry the maps `status`, which decides whether the answer is a success, so the decode stage
+ * (answer-decode.ts) reads it from them as from JSON. Linear in the text: indexOf, no backtracking regex over the body.
  */
-
-/**
- * The callback name and the JSON inside a JSONP answer (`cb({...})`, `/**\/ cb({...});`), or undefined when the text
- * is not one.
- */
-export function jsonpContent(text: string): { callback: string; json: string } | undefined {
-  const head = /^\s*(?:\/\*\*\/\s*)?([^\s()]{1,100})\s*\(/.exec(text.slice(0, 200));
-  if (!head) return undefined;
-  let end = text.trimEnd();
-  if (end.endsWith(';')) end = end.slice(0, -1).trimEnd();
-  if (!end.endsWith(')')) return undefined;
-  return { callback: head[1]!, json: end.slice(head[0].length, -1) };
-}
 
 export interface XmlStatus {
   code: string;
