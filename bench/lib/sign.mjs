@@ -1,7 +1,7 @@
 import { createHmac } from 'node:crypto';
 
 /** The sandbox's published demo credentials (src/sandbox/credentials.ts, README). */
-export const DEMO = { accessKey: 'sandbox-access-key', secretKey: 'sandbox-secret-key' };
+const DEMO = { accessKey: 'sandbox-access-key', secretKey: 'sandbox-secret-key' };
 
 /**
  * Gateway signature v2, written from DESIGN.md rather than imported, so the floor shares no code with the server:

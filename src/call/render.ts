@@ -1,3 +1,4 @@
+import type { AnswerForm } from '../catalogue/compile.js';
 import type { CountedLists } from '../catalogue/types.js';
 import { CallFailure } from '../upstream/failure.js';
 import { nextTurn } from '../util/next-turn.js';
@@ -22,8 +23,15 @@ export type Reply =
     }
   | { text: string; answeredAs: TextForm };
 
-/** How a text answer was asked for (E5: `output: xml`, or a JSONP callback), or `text` when neither was. */
-export type TextForm = 'xml' | 'jsonp' | 'text';
+/**
+ * How a text answer was asked for (E5: `output: xml`, or a JSONP callback), or `text` when neither was: the answer
+ * forms other than JSON (catalogue/compile.ts), and `text`.
+ */
+type TextForm = Exclude<AnswerForm, 'json'> | 'text';
+
+/** Every text form, in the order the output schema lists them; a record, so that the compiler finds one missing. */
+const TEXT_FORM_SET: Record<TextForm, true> = { xml: true, jsonp: true, text: true };
+export const TEXT_FORMS = Object.keys(TEXT_FORM_SET) as readonly TextForm[];
 
 /** The member of a text answer's structured content that says its form: MCP wants structured content wherever an
  * output schema is declared, and the answer itself is the text content. */

@@ -52,7 +52,7 @@ export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
  */
 export type Envelope = 'code-zero' | 'code-success' | 'maps-status' | 'studio-status' | 'success-flag';
 
-export interface ToolAnnotationSet {
+interface ToolAnnotationSet {
   readOnlyHint: boolean;
   destructiveHint: boolean;
   idempotentHint: boolean;
@@ -60,7 +60,7 @@ export interface ToolAnnotationSet {
 }
 
 /** A destructive operation names the argument the user must confirm and says what will happen. */
-export interface Confirmation<Args> {
+interface Confirmation<Args> {
   /** The argument whose value the user types (or the model passes as `confirm`) to confirm, e.g. keyTag. */
   argument: keyof Args & string;
   /** What the call will do, in words a user reads before agreeing. Only what the spec says. */

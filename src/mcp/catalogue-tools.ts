@@ -1,6 +1,6 @@
 import type { Tool } from '@modelcontextprotocol/server';
 import { callOperation, type CallFrame, type ToolOutcome } from '../call/pipeline.js';
-import { ANSWERED_AS } from '../call/render.js';
+import { ANSWERED_AS, TEXT_FORMS } from '../call/render.js';
 import { dryRunOutput } from '../call/dry-run.js';
 import { compileOperation, type CompiledOperation } from '../catalogue/compile.js';
 import { confirmationWords } from '../catalogue/confirmation-words.js';
@@ -60,7 +60,7 @@ function outputSchema(operation: CompiledOperation): Tool['outputSchema'] {
 /** The structured content of a text answer (call/render.ts): in which form it was asked for. */
 const TEXT_ANSWER_SCHEMA = {
   type: 'string',
-  enum: ['xml', 'jsonp', 'text'],
+  enum: [...TEXT_FORMS],
   description: 'Only when the answer is text (output xml, or a callback): it is the text content, as sent',
 };
 

@@ -8,7 +8,7 @@ import type { Sandbox } from '../../src/sandbox/index.js';
  * src/gateway/auth.ts, so that the sandbox's check is tested against an independent implementation.
  */
 
-export type Auth = 'signature' | 'app-key' | 'studio' | 'none';
+type Auth = 'signature' | 'app-key' | 'studio' | 'none';
 
 export interface CallOptions {
   body?: unknown;
