@@ -74,7 +74,7 @@ export interface Operation<
 > {
   /** The spec's operation number, e.g. "E3". */
   id: string;
-  /** The MCP tool name (fixed by DESIGN.md). */
+  /** The MCP tool name: a fixed interface (users' settings and allow lists name it; README.md lists them). */
   name: string;
   title: string;
   description: string;
@@ -94,7 +94,7 @@ export interface Operation<
   /**
    * Shape of the upstream JSON, built from ./answers.ts: its required members are what a success carries (an answer
    * without them is an error that says so); every other field may be missing or null, and unlisted fields pass
-   * through. The executor returns the parsed value.
+   * through. The exchange (upstream/exchange.ts) returns the parsed value.
    */
   output: Output;
   annotations: ToolAnnotationSet;
@@ -148,7 +148,7 @@ export type OperationSpec<Input extends z.ZodObject, Output extends z.ZodObject,
 > & { input: () => Input; output: () => Output };
 
 /**
- * Declares an operation with its input and output types carried through to the executor's result. A call site
+ * Declares an operation with its input and output types carried through to the call's result. A call site
  * that never sets `mayAnswerText` gets JSON answers only, by type. The zod schemas are built on first use: building
  * all of them is a large part of what start-up would otherwise do, and tools/list does not need them.
  */

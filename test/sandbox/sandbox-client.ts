@@ -5,7 +5,7 @@ import type { Sandbox } from '../../src/sandbox/index.js';
 
 /**
  * Talks to the sandbox over real HTTP. The signature is computed here with node:crypto, not with
- * src/gateway/auth.ts, so that the sandbox's check is tested against an independent implementation.
+ * src/upstream/auth.ts, so that the sandbox's check is tested against an independent implementation.
  */
 
 type Auth = 'signature' | 'app-key' | 'studio' | 'none';
