@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
-import { ConfigError, parseCommand, usage, type Config } from './config/index.js';
-import { createUpstream } from './upstream/http.js';
+import { ConfigError, loadProfiles, parseCommand, usage, type Config } from './config/index.js';
+import { createUpstream } from './upstream/index.js';
 import { Redactor } from './util/redact.js';
 import { SERVER_VERSION, createServerFactory, type ServerDeps } from './server.js';
 import { serveStdio } from './transports/stdio.js';
@@ -43,13 +43,12 @@ async function main(): Promise<void> {
 
   let config: Config = command.config;
   if (config.profilesFile !== undefined) {
-    const { loadProfiles } = await import('./config/profiles.js');
     config = loadProfiles(config, { env: process.env, readFile: (path) => readFileSync(path, 'utf8') });
   }
   const cleanups: (() => Promise<void>)[] = [];
   if (config.sandbox) {
     // Loaded only when asked for: a production start never pays for the simulator.
-    const { startSandboxes } = await import('./sandbox/launch.js');
+    const { startSandboxes } = await import('./sandbox/index.js');
     const started = await startSandboxes(config);
     cleanups.push(started.close);
     config = started.config;

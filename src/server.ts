@@ -1,10 +1,9 @@
 import { SERVER_INFO_META_KEY, Server, type JSONRPCMessage, type Transport } from '@modelcontextprotocol/server';
 import { CATALOGUE } from './catalogue/catalogue.js';
-import { ConfigError, SETTING_WORDS, type Config } from './config/index.js';
+import { ConfigError, SETTING_WORDS, flagName, withProfile, type Config } from './config/index.js';
 import { Redactor } from './util/redact.js';
 import { Calls } from './call/admission.js';
-import type { ClientSettings, ExchangeDeps } from './upstream/index.js';
-import type { Upstream } from './upstream/http.js';
+import type { ClientSettings, ExchangeDeps, Upstream } from './upstream/index.js';
 import type { CallFrame } from './call/pipeline.js';
 import { catalogueTool } from './mcp/catalogue-tools.js';
 import { SpentStates, confirmationCodec } from './mcp/confirmation-state.js';
@@ -19,8 +18,6 @@ import { sharedLazyValidator } from './mcp/schema-validator.js';
 import { TOOL_DEFINITIONS } from './mcp/tool-definitions.js';
 import { serverInstructions } from './mcp/instructions.js';
 import { isEnabled, narrow, type Narrowing, type ToolPolicy } from './mcp/tool-policy.js';
-import { withProfile } from './config/profiles.js';
-import { flagName } from './config/flags.js';
 import type { ToolHandler } from './mcp/tool-handler.js';
 import { knownNames } from './mcp/known-names.js';
 import { registerTools, type ToolView } from './mcp/tool-registry.js';
@@ -30,7 +27,7 @@ import { SERVER_DESCRIPTION, SERVER_NAME, SERVER_VERSION } from './version.js';
 import { serverIcons } from './mcp/icons.js';
 import type { KnownNames, Telemetry } from './telemetry/telemetry.js';
 
-export { SERVER_NAME, SERVER_VERSION } from './version.js';
+export { SERVER_VERSION } from './version.js';
 
 export interface ServerDeps {
   upstream: Upstream;
@@ -52,7 +49,7 @@ export interface ServerDeps {
 }
 
 /** How one server differs from the process's defaults: an HTTP client's narrowing, and whether it may ask for forms. */
-export interface ServerOptions {
+interface ServerOptions {
   narrowing?: Narrowing;
   /** Stateless 2025 HTTP: a request to the client could never be answered, so no forms are asked for. */
   stateless?: boolean;

@@ -4,7 +4,7 @@
 export const bytes = (value) => Buffer.byteLength(typeof value === 'string' ? value : JSON.stringify(value), 'utf8');
 
 /** The part of a tool definition that hosts put in front of the model. outputSchema and _meta are left out. */
-export const modelVisible = ({ name, title, description, inputSchema, annotations }) => ({
+const modelVisible = ({ name, title, description, inputSchema, annotations }) => ({
   name,
   title,
   description,
@@ -13,7 +13,7 @@ export const modelVisible = ({ name, title, description, inputSchema, annotation
 });
 
 /** Sum of the bytes of every `description` string inside a JSON Schema (argument documentation). */
-export function schemaDescriptionBytes(node) {
+function schemaDescriptionBytes(node) {
   if (Array.isArray(node)) return node.reduce((a, n) => a + schemaDescriptionBytes(n), 0);
   if (typeof node !== 'object' || node === null) return 0;
   let total = 0;

@@ -12,7 +12,7 @@ export const INITIALIZED = { jsonrpc: '2.0', method: 'notifications/initialized'
 export const TOOLS_LIST = { jsonrpc: '2.0', id: 2, method: 'tools/list', params: {} };
 
 /** The per-request envelope of protocol 2026-07-28: no initialize, the version and capabilities in each request. */
-export const MODERN_META = {
+const MODERN_META = {
   'io.modelcontextprotocol/protocolVersion': '2026-07-28',
   'io.modelcontextprotocol/clientCapabilities': {},
   'io.modelcontextprotocol/clientInfo': { name: 'bench', version: '0' },

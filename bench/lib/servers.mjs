@@ -19,7 +19,7 @@ export function ensureDistCopy() {
 /** The sandbox's line on stderr: 'SANDBOX MODE — … simulator at http://127.0.0.1:PORT (…)'. */
 export const SANDBOX_LINE = /SANDBOX MODE.*? at (http:\/\/[^\s]+)/;
 /** The HTTP transport's line on stderr: 'listening on http://127.0.0.1:PORT/mcp (…)'. */
-export const LISTENING_LINE = /listening on (http:\/\/[^\s]+)/;
+const LISTENING_LINE = /listening on (http:\/\/[^\s]+)/;
 
 /**
  * A clean environment: none of the caller's SVC_* settings or proxies leak into a measurement. The benchmarks' many

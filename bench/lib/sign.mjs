@@ -1,10 +1,11 @@
 import { createHmac } from 'node:crypto';
 
 /** The sandbox's published demo credentials (src/sandbox/credentials.ts, README). */
-export const DEMO = { accessKey: 'sandbox-access-key', secretKey: 'sandbox-secret-key' };
+const DEMO = { accessKey: 'sandbox-access-key', secretKey: 'sandbox-secret-key' };
 
 /**
- * Gateway signature v2, written from DESIGN.md rather than imported, so the floor shares no code with the server:
+ * Gateway signature v2 (the spec does not show it), written out rather than imported, so the floor shares no code with
+ * the server:
  * base64(HMAC-SHA256(secretKey, METHOD + " " + URI + "\n" + timestamp + "\n" + accessKey)), URI = path?query as sent.
  */
 export function gatewayHeaders(method, uri, now = Date.now(), { accessKey, secretKey } = DEMO) {

@@ -5,7 +5,7 @@ export function median(values) {
 }
 
 /** Nearest-rank percentile (p in 0..100) of a list of numbers; NaN for an empty list. */
-export function percentile(values, p) {
+function percentile(values, p) {
   if (values.length === 0) return NaN;
   const sorted = [...values].sort((a, b) => a - b);
   const rank = Math.ceil((p / 100) * sorted.length);

@@ -3,7 +3,7 @@ import { CATALOGUE } from '../../src/catalogue/catalogue.js';
 import { SERVICES, SERVICE_NAMES } from '../../src/catalogue/types.js';
 import { ENV_VARIABLES, isBoolean, rangeText, type EnvVariable } from '../../src/config/env-variables.js';
 
-export function serverJsonVariables(): Record<string, unknown>[] {
+function serverJsonVariables(): Record<string, unknown>[] {
   return (ENV_VARIABLES as readonly EnvVariable[]).flatMap((v) => {
     const range = rangeText(v);
     const common = {

@@ -1,5 +1,5 @@
 import { ServerStopping, CallFailure, nothingSent } from '../failures.js';
-import { envName } from '../config/env-variables.js';
+import { envName } from '../config/index.js';
 
 export interface CallLimits {
   /** Tool calls running at once, over every client of the process: each may hold an upstream answer in memory. */

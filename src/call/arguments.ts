@@ -76,7 +76,7 @@ function takeSafetyArgs(
  * - nesting deeper than MAX_ARGUMENT_DEPTH is refused.
  * Copies; never changes what it was given.
  */
-export function normaliseArguments(operation: CompiledOperation, raw: unknown): unknown {
+function normaliseArguments(operation: CompiledOperation, raw: unknown): unknown {
   const clean = withoutPrototypeKeys(raw, 0, 'arguments');
   if (typeof clean !== 'object' || clean === null || Array.isArray(clean)) return clean;
   const args = dropNulls(operation.input, clean as Record<string, unknown>);

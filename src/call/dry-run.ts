@@ -1,7 +1,6 @@
 import * as z from 'zod';
 import { NOTHING_SENT } from '../failures.js';
-import { CREDENTIAL_HEADERS, HEADER } from '../upstream/auth.js';
-import type { OutgoingRequest } from '../upstream/http.js';
+import { CREDENTIAL_HEADERS, HEADER, type OutgoingRequest } from '../upstream/index.js';
 
 /** What a dry run returns: the request exactly as it would be sent, with every credential redacted. */
 export const dryRunOutput = () =>

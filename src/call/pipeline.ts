@@ -1,8 +1,15 @@
 import type { CompiledOperation } from '../catalogue/compile.js';
 import type { Answer, AnyOperation } from '../catalogue/types.js';
 import { CallFailure } from '../failures.js';
-import { exchange, wouldSend, type Deadline, type ExchangeDeps, type Note } from '../upstream/exchange.js';
-import { prepareRequest, type PreparedRequest } from '../upstream/request.js';
+import {
+  exchange,
+  prepareRequest,
+  wouldSend,
+  type Deadline,
+  type ExchangeDeps,
+  type Note,
+  type PreparedRequest,
+} from '../upstream/index.js';
 import type { Redactor } from '../util/redact.js';
 import type { Calls } from './admission.js';
 import { readArguments, type SafetyArgs } from './arguments.js';
@@ -14,10 +21,10 @@ import { newRecord, type CallRecord } from './record.js';
 import { itemsAResultCanShow, render, type Reply } from './render.js';
 import { errorResult, type ToolResult } from './tool-result.js';
 
-export type { Note } from '../upstream/exchange.js';
+export type { Note } from '../upstream/index.js';
 
 /** One line per call in the log: no argument values, ever. */
-export type CallLog = (entry: {
+type CallLog = (entry: {
   tool: string;
   outcome: string;
   durationMs: number;

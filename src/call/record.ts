@@ -1,4 +1,4 @@
-import type { WireRecord } from '../upstream/exchange.js';
+import type { WireRecord } from '../upstream/index.js';
 
 /**
  * The one record of a call: made when it starts, filled in by the stages (the attempts count what went on the wire),

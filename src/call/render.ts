@@ -1,6 +1,6 @@
 import type { CountedLists } from '../catalogue/types.js';
 import { ANSWER_FORMS, type AnswerForm } from '../catalogue/compile.js';
-import { envName } from '../config/env-variables.js';
+import { envName } from '../config/index.js';
 import { CallFailure } from '../failures.js';
 import { nextTurn } from '../util/next-turn.js';
 import { measure, shortenToFit, shortenedNote, type Shortened } from './result-size.js';

@@ -1,4 +1,4 @@
-import { envName } from '../config/env-variables.js';
+import { envName } from '../config/index.js';
 import { withReplacements } from './string-cuts.js';
 
 /** Where a list of the answer was shortened, for the note that says what was left out. */

@@ -10,7 +10,7 @@ export const ANSWER_FORMS = ['json', 'xml', 'jsonp'] as const;
 export type AnswerForm = (typeof ANSWER_FORMS)[number];
 
 /** What a call does to the platform: reads, changes, or destroys (the user confirms a destruction). */
-export type Effect = 'read' | 'write' | 'destroy';
+type Effect = 'read' | 'write' | 'destroy';
 
 /**
  * One catalogue entry, compiled once at server construction into all a call needs; every stage of the pipeline and

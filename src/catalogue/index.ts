@@ -1,14 +1,7 @@
 export * from './types.js';
-export { ENVELOPE_SUCCESS } from './envelopes.js';
 export * from './catalogue.js';
 export * from './translation-rules.js';
-export { STREAMING_REGIONS, type StreamingRegion } from './fields.js';
-export { CRS_CODES, COORDINATE_SYSTEMS, MAPS_STATUS, ORDER_TYPES, STANDARD_UTM_K, type CrsCode } from './maps.js';
-export { AI_FILTERS, AI_FILTER_SCORES, TEXTGEN_MODEL, type AiFilterScore } from './textgen.js';
-export { JOB_STATES, type JobState } from './dataflow.js';
-export { SCANNER_STARTING } from './datacatalog.js';
-export { DATASET_TYPES, FIELD_TYPES, type DatasetType, type FieldType } from './recommendation.js';
-export { KMS_REGIONS, type KmsRegion } from './kms.js';
-export { METHOD_NAMES, type MethodName } from './apigateway.js';
-export { GATEWAY_ERRORS, GATEWAY_ERROR_CODES } from './gateway-errors.js';
+export { CRS_CODES, COORDINATE_SYSTEMS, STANDARD_UTM_K } from './maps.js';
+export { AI_FILTERS, AI_FILTER_SCORES } from './textgen.js';
+export { JOB_STATES } from './dataflow.js';
 export { TOKENIZER_LANGUAGES } from './tokenizer-languages.js';

@@ -55,13 +55,13 @@ const DEFAULT_ORDERS = 'legalcode,admcode';
 const DONG_ORDERS: readonly string[] = ['legalcode', 'admcode'];
 
 /** The note of status 3 to a query for addresses only: the spec's rule 1 says the dong may still resolve there. */
-export const ADDRESS_ONLY_NO_RESULTS =
+const ADDRESS_ONLY_NO_RESULTS =
   'No address here. Near coasts and in new areas without detailed addresses, addr and roadaddr may return no ' +
   'result while legalcode and admcode still resolve (spec rule 1): ask again with orders legalcode,admcode (or ' +
   'add them to yours) for the dong. Over the sea even those return none.';
 
 /** `land.additionN` of a roadaddr result, as the spec assigns them; the same words in the schema and the docs. */
-export const ADDITIONS = {
+const ADDITIONS = {
   addition0: 'roadaddr: type building, value the building name',
   addition1: 'roadaddr: type zipcode, value the postal code',
   addition2: 'roadaddr: type roadGroupCode, value the 12-digit road code',
@@ -102,7 +102,7 @@ const NUMBER = String.raw`[-+]?(\d+(\.\d*)?|\.\d+)([eE][-+]?\d{1,3})?`;
 const COORDS = new RegExp(String.raw`^\s*${NUMBER}\s*,\s*${NUMBER}\s*$`);
 
 /** A number of `coords` as a plain decimal, the form the spec's samples send: no `+`, no exponent, no bare point. */
-export function plainDecimal(text: string): string {
+function plainDecimal(text: string): string {
   if (/^-?\d+(\.\d+)?$/.test(text)) return text;
   const [, sign, whole = '', fraction = '', exponent = '0'] = /^([-+]?)(\d*)(?:\.(\d*))?(?:[eE]([-+]?\d+))?$/.exec(
     text,

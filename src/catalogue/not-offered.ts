@@ -6,7 +6,7 @@ import type { ServiceId } from './types.js';
  * done. The server's instructions say these for the services it offers; the tools whose ids come from elsewhere say
  * it in their descriptions too.
  */
-export const NOT_OFFERED: Readonly<
+const NOT_OFFERED: Readonly<
   Partial<Record<ServiceId, { listsOrReads?: readonly string[]; creates?: readonly string[] }>>
 > = {
   streaming: { listsOrReads: ['Kafka versions'] },

@@ -6,7 +6,7 @@ import { defineOperation } from './types.js';
 /** The spec's dataset types of E10, and the data types a schema field may have. */
 export const DATASET_TYPES = ['user', 'item', 'interaction'] as const;
 export type DatasetType = (typeof DATASET_TYPES)[number];
-export const FIELD_TYPES = ['string', 'int', 'long', 'boolean', 'null'] as const;
+const FIELD_TYPES = ['string', 'int', 'long', 'boolean', 'null'] as const;
 export type FieldType = (typeof FIELD_TYPES)[number];
 
 export const getDefaultSchema = defineOperation({

@@ -7,7 +7,7 @@ import * as z from 'zod';
  */
 export const SIMULATED_KEY = 'simulated';
 
-export const SIMULATED_WORDS =
+const SIMULATED_WORDS =
   'Only in answers of the sandbox (--sandbox): what it simulated instead of the real service, which sends no such member';
 
 export const simulatedMember = () => z.string().nullish().describe(SIMULATED_WORDS);

@@ -22,7 +22,7 @@ const envelope = <T extends z.ZodRawShape>(result: T) =>
  * they are asked with a pageSize no larger than what was shown (so each fits as well) that divides the offset of the
  * first item left out.
  */
-export function pagesAfter(pageNo: number, pageSize: number, { shown, total }: { shown: number; total: number }) {
+function pagesAfter(pageNo: number, pageSize: number, { shown, total }: { shown: number; total: number }) {
   const first = (pageNo - 1) * pageSize + shown; // 0-based index of the first item left out
   const last = (pageNo - 1) * pageSize + total - 1;
   let size = Math.max(1, shown);

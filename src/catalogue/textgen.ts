@@ -22,7 +22,7 @@ export const AI_FILTER_SCORES = [
 export type AiFilterScore = (typeof AI_FILTER_SCORES)[number]['score'];
 
 /** Which way a score points, where the score is: a lower score is a stronger match. */
-export const AI_FILTER_SCORE_WORDS =
+const AI_FILTER_SCORE_WORDS =
   `${AI_FILTER_SCORES.map((s) => `${s.score} ${s.degree}`).join(', ')} correspondence to the category: ` +
   '0 = strongest match: flag it';
 

@@ -15,7 +15,7 @@ import {
 import { defineOperation } from './types.js';
 
 /** The note of span tags sent on a direction that does not honour them (rule 5): the answer alone says nothing. */
-export const spanTagsNote = (source: SourceCode, target: LanguageCode) =>
+const spanTagsNote = (source: SourceCode, target: LanguageCode) =>
   `Span tags are not honoured for ${source} -> ${target} (spec rule 5: only on the pairs marked ` +
   'glossaryAndReplaceInfo in svc://translation/language-pairs): they were sent as plain text, so what they wrap may ' +
   'be translated and the tags may come back as literal text in translatedText.';

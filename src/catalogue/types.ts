@@ -52,7 +52,7 @@ export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
  */
 export type Envelope = 'code-zero' | 'code-success' | 'maps-status' | 'studio-status' | 'success-flag';
 
-export interface ToolAnnotationSet {
+interface ToolAnnotationSet {
   readOnlyHint: boolean;
   destructiveHint: boolean;
   idempotentHint: boolean;
@@ -60,7 +60,7 @@ export interface ToolAnnotationSet {
 }
 
 /** A destructive operation names the argument the user must confirm and says what will happen. */
-export interface Confirmation<Args> {
+interface Confirmation<Args> {
   /** The argument whose value the user types (or the model passes as `confirm`) to confirm, e.g. keyTag. */
   argument: keyof Args & string;
   /** What the call will do, in words a user reads before agreeing. Only what the spec says. */
@@ -74,7 +74,7 @@ export interface Operation<
 > {
   /** The spec's operation number, e.g. "E3". */
   id: string;
-  /** The MCP tool name (fixed by DESIGN.md). */
+  /** The MCP tool name: a fixed interface (users' settings and allow lists name it; README.md lists them). */
   name: string;
   title: string;
   description: string;
@@ -94,7 +94,7 @@ export interface Operation<
   /**
    * Shape of the upstream JSON, built from ./answers.ts: its required members are what a success carries (an answer
    * without them is an error that says so); every other field may be missing or null, and unlisted fields pass
-   * through. The executor returns the parsed value.
+   * through. The exchange (upstream/exchange.ts) returns the parsed value.
    */
   output: Output;
   annotations: ToolAnnotationSet;
@@ -148,7 +148,7 @@ export type OperationSpec<Input extends z.ZodObject, Output extends z.ZodObject,
 > & { input: () => Input; output: () => Output };
 
 /**
- * Declares an operation with its input and output types carried through to the executor's result. A call site
+ * Declares an operation with its input and output types carried through to the call's result. A call site
  * that never sets `mayAnswerText` gets JSON answers only, by type. The zod schemas are built on first use: building
  * all of them is a large part of what start-up would otherwise do, and tools/list does not need them.
  */

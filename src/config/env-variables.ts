@@ -54,7 +54,7 @@ export const ENV_GROUPS = {
   proxy: 'Outbound proxy for upstream calls',
   telemetry: 'Telemetry: OpenTelemetry traces and metrics, off unless an OTLP endpoint is set',
 } as const;
-export type EnvGroup = keyof typeof ENV_GROUPS;
+type EnvGroup = keyof typeof ENV_GROUPS;
 
 const MiB = 1024 * 1024;
 

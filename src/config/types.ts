@@ -62,7 +62,7 @@ export interface SafetyOptions {
 }
 
 /** What one process may hold and spend at once. */
-export interface Limits {
+interface Limits {
   maxConcurrentCalls: number;
   maxQueuedCalls: number;
   maxResponseBytes: number;

@@ -14,8 +14,7 @@ import {
   type ServerContext,
 } from '@modelcontextprotocol/server';
 import type { ClientQuestion, ConfirmationRequest, Confirmed, Confirmer } from '../call/confirmation.js';
-import { envName } from '../config/env-variables.js';
-import { flagName } from '../config/flags.js';
+import { envName, flagName } from '../config/index.js';
 import { CallFailure, nothingSent } from '../failures.js';
 import {
   CONFIRMATION_TIMEOUT_MS,

@@ -7,7 +7,7 @@ import type { Narrowing } from './tool-policy.js';
  * does: read-only tools need svc.read, destructive ones svc.destructive, every other svc.write. A scope grants its
  * own class of tools only: svc.destructive without svc.write is E11 and E15 alone.
  */
-export const SCOPES = {
+const SCOPES = {
   read: 'svc.read',
   write: 'svc.write',
   destructive: 'svc.destructive',

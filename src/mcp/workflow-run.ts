@@ -15,7 +15,7 @@ import { chunkText } from './chunking.js';
 import { generatedPart, summaryCue, summaryParameters, summaryPrompt } from './summary-prompt.js';
 import { WORKFLOW_TOOL_NAME, workflowSchemas, type WorkflowOutput } from './workflow-schema.js';
 import { translateText } from '../catalogue/translation.js';
-import { envName } from '../config/env-variables.js';
+import { envName } from '../config/index.js';
 
 /** The two operations the flow calls, compiled with the others. */
 export interface WorkflowOperations {

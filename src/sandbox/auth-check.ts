@@ -1,6 +1,6 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import type { AuthScheme } from '../catalogue/types.js';
-import { HEADER } from '../upstream/auth.js';
+import { HEADER } from '../upstream/index.js';
 import { timingSafeEqualText } from '../util/timing-safe.js';
 import { verifyGatewaySignature, type VerifyResult } from './signature-check.js';
 import type { SandboxCredentials } from './types.js';

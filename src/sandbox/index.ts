@@ -1,5 +1,4 @@
-export { startSandbox, type Sandbox, type SandboxOptions } from './sandbox.js';
+// The simulator's face: the one way into src/sandbox/ from the rest of src/ (main.ts loads it on demand).
+export { startSandbox, type Sandbox } from './sandbox.js';
 export { SANDBOX_CREDENTIALS } from './credentials.js';
-export type { Fault, FaultController } from './faults.js';
-export type { RecordedRequest, RequestLog } from './request-log.js';
-export type { Route, SandboxCredentials, SandboxRequest, SandboxResponse } from './types.js';
+export { sandboxConfig, startSandboxes } from './launch.js';

@@ -1,12 +1,8 @@
 import { SERVICES, type ServiceId } from '../catalogue/types.js';
-import { credentialsFrom, type Config } from '../config/index.js';
-import type { Profile } from '../config/types.js';
-import type { EnvName } from '../config/env-variables.js';
+import { credentialsFrom, type Config, type EnvName, type Profile } from '../config/index.js';
 import { SANDBOX_CREDENTIALS } from './credentials.js';
-import { startSandbox, type Sandbox } from './index.js';
+import { startSandbox, type Sandbox } from './sandbox.js';
 import type { SandboxCredentials } from './types.js';
-
-export { startSandbox } from './index.js';
 
 /**
  * Routes every service to the sandbox, with the sandbox's own demo credentials, read as the operator's would be
@@ -35,7 +31,7 @@ function sandboxPlatform(sandbox: { url: string; credentials: SandboxCredentials
 }
 
 /** A profile's own sandbox account: the demo credentials with the profile's name in each. */
-export function sandboxCredentialsOf(profile: string): SandboxCredentials {
+function sandboxCredentialsOf(profile: string): SandboxCredentials {
   return Object.fromEntries(
     Object.entries(SANDBOX_CREDENTIALS).map(([key, value]) => [key, `${value}.${profile}`]),
   ) as unknown as SandboxCredentials;

@@ -1,5 +1,5 @@
 import type { IncomingHttpHeaders } from 'node:http';
-import { HEADER, signatureV2, type GatewayKeys } from '../upstream/auth.js';
+import { HEADER, signatureV2, type GatewayKeys } from '../upstream/index.js';
 import { timingSafeEqualText } from '../util/timing-safe.js';
 
 /** The gateway refuses timestamps further than this from its own clock. */

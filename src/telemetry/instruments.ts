@@ -1,6 +1,6 @@
 import type { Attributes, Counter, Histogram, Meter } from '@opentelemetry/api';
 import { DURATION_BUCKETS, HTTP_BUCKETS, METRIC } from './names.js';
-import { envName } from '../config/env-variables.js';
+import { envName } from '../config/index.js';
 
 /** Every metric this server exports (docs/telemetry.md), made once from the meter. */
 export class Instruments {

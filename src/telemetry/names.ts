@@ -2,7 +2,7 @@
  * The names this server's telemetry uses, in one place: the OpenTelemetry semantic conventions' (MCP, GenAI, HTTP,
  * JSON-RPC, network), and its own under the `svc_platform_mcp.` prefix. docs/telemetry.md lists each.
  */
-export const OWN = 'svc_platform_mcp';
+const OWN = 'svc_platform_mcp';
 
 export const SPAN = {
   admission: `${OWN}.admission`,

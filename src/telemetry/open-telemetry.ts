@@ -12,11 +12,10 @@ import { SERVER_NAME, SERVER_VERSION } from '../version.js';
 import { CallSpans } from './call-spans.js';
 import { reportingMetricExporter, reportingSpanExporter, saidOnce } from './export-failures.js';
 import { Instruments } from './instruments.js';
-import type { TelemetryOptions } from '../config/telemetry-options.js';
 import { samplerOf } from './sampler.js';
 import type { Telemetry } from './telemetry.js';
 import { TracedTransport } from './traced-transport.js';
-import { envName } from '../config/env-variables.js';
+import { envName, type TelemetryOptions } from '../config/index.js';
 
 export interface TelemetryDeps {
   /** One line to stderr, through the egress redactor. */

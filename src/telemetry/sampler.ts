@@ -5,7 +5,7 @@ import {
   TraceIdRatioBasedSampler,
   type Sampler,
 } from '@opentelemetry/sdk-trace';
-import type { TelemetryOptions } from '../config/telemetry-options.js';
+import type { TelemetryOptions } from '../config/index.js';
 
 /**
  * OTEL_TRACES_SAMPLER and its argument, as the OpenTelemetry specification defines them (the SDK itself no longer

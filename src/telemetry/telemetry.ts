@@ -19,8 +19,10 @@ export interface Telemetry {
   confirmation(channel: string): ConfirmationSpan;
   /** A CLIENT span for one upstream attempt, a child of the current request's span. */
   attempt(request: AttemptRequest): AttemptSpan;
-  /** How the current request's tool call ended: `ok`, `input_required` or a failure code such as `busy`. */
-  /** `profile`: the credential profile whose keys the call used. */
+  /**
+   * How the current request's tool call ended: `ok`, `input_required` or a failure code such as `busy`; `profile`:
+   * the credential profile whose keys the call used.
+   */
   callEnded(outcome: string, profile?: string): void;
   /** Exports what is buffered and stops; settles within `withinMs` whether the collector answers or not. */
   shutdown(withinMs: number): Promise<void>;

@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { NodeStreamableHTTPServerTransport } from '@modelcontextprotocol/node';
-import { envName } from '../config/env-variables.js';
+import { envName } from '../config/index.js';
 import type { Caller } from '../mcp/caller.js';
 import { missingScopes } from '../mcp/scopes.js';
 import type { Narrowing } from '../mcp/tool-policy.js';

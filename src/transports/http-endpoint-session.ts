@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { envName } from '../config/env-variables.js';
+import { envName } from '../config/index.js';
 import { RPC_ERROR } from '../jsonrpc-errors.js';
 import { unreadBytes, type EndpointContext, type McpSession } from './http-endpoint-context.js';
 import { openQuietStream, servesQuietly } from './http-more-streams.js';

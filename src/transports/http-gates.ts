@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { envName } from '../config/env-variables.js';
+import { envName } from '../config/index.js';
 import type { Caller } from '../mcp/caller.js';
 import { RPC_ERROR } from '../jsonrpc-errors.js';
 import type { FailureBackoff } from './http-clients.js';
@@ -34,7 +34,7 @@ export interface GateRequest {
 }
 
 /** `answered`: the gate has answered the request itself (a refusal, a preflight, the metadata); `pass`: next gate. */
-export type Verdict = 'answered' | 'pass';
+type Verdict = 'answered' | 'pass';
 
 export interface Gate {
   readonly name: string;

@@ -6,7 +6,7 @@ import type { Narrowing } from '../mcp/tool-policy.js';
 import type { ServerFactory } from '../server.js';
 
 /** Who sends a request: its narrowing of the tools, and its key for taking turns (its address, or its user). */
-export interface PerRequestClient {
+interface PerRequestClient {
   narrowing?: Narrowing;
   key?: string;
   /** OAuth mode: who the token says calls. */

@@ -1,8 +1,7 @@
 import { createServer as createHttpServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import type { Dispatcher } from 'undici';
-import type { Config } from '../config/index.js';
-import { envName } from '../config/env-variables.js';
+import { envName, type Config } from '../config/index.js';
 import type { ServerFactory } from '../server.js';
 import {
   AUTH_BACKOFF,
@@ -280,6 +279,6 @@ const UNLISTED_PROXY =
   'list it to count them one by one (docs/http.md#limits)';
 
 /** A start-up failure the user can fix (port taken, address not available): one line, no stack trace. */
-export class StartupError extends Error {
+class StartupError extends Error {
   override name = 'StartupError';
 }

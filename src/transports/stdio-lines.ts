@@ -164,7 +164,7 @@ function tooLargeAnswer(bytes: number, maxLineBytes: number): string {
 }
 
 /** An error answer under the request's own id. */
-export function answerTo(id: RequestId, error: RpcError): string {
+function answerTo(id: RequestId, error: RpcError): string {
   return JSON.stringify({ jsonrpc: '2.0', id, error });
 }
 

@@ -1,5 +1,5 @@
 /**
- * Retry-After (RFC 9110, 10.2.3): delay-seconds or an HTTP-date. Anything else is ignored (undefined: the executor's
+ * Retry-After (RFC 9110, 10.2.3): delay-seconds or an HTTP-date. Anything else is ignored (undefined: the exchange's
  * own backoff applies), so that a value like `-5` or `soon` never reads as a date in the past and a retry at once.
  * A decimal number of seconds (`1.5`) is not valid HTTP, but its meaning is plain, and both ignoring it and reading
  * it as a date would retry sooner than the upstream asked: it is read as seconds.

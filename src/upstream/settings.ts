@@ -24,7 +24,7 @@ export interface ClientSettings {
 }
 
 /** Proxies for upstream calls, as HTTP_PROXY, HTTPS_PROXY and NO_PROXY give them. */
-export interface ProxySettings {
+interface ProxySettings {
   http?: string;
   https?: string;
   noProxy?: string;
@@ -34,7 +34,7 @@ export interface ProxySettings {
  * How the one who runs the server names what the client's messages refer to (a variable, a flag): a failure that
  * says what to change names it as they would set it.
  */
-export interface SettingWords {
+interface SettingWords {
   timeout: string;
   maxResponseBytes: string;
   /** What gives a service its URL. */

@@ -199,7 +199,7 @@ export const MIN_SECRET = 8;
 /** The shortest part of a secret redacted at the start or end of a text. */
 export const MIN_PART = 8;
 /** How many layers of encoding are read through. */
-export const MAX_DEPTH = 3;
+const MAX_DEPTH = 3;
 /** Units of punctuation allowed between a cut secret and the text's start or end (`"…`, `...`). */
 const EDGE = 4;
 

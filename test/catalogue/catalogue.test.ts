@@ -1,8 +1,8 @@
 /**
  * The tools as MCP sees them, the fifteen operations and the workflow tool alike: invariants every tool must keep,
- * with the expected names, fields and hints written out from DESIGN.md and the spec. The definitions as a whole are
- * src/generated/tool-definitions.json (`npm run generate`; test/docs/generated.test.ts compares): a schema change
- * shows in its diff.
+ * with the expected names, fields and hints written out from the spec and the tool names users depend on. The
+ * definitions as a whole are src/generated/tool-definitions.json (`npm run generate`; test/docs/generated.test.ts
+ * compares): a schema change shows in its diff.
  */
 import { describe, expect, it } from 'vitest';
 import { CATALOGUE } from '../../src/catalogue/catalogue.js';
@@ -33,8 +33,8 @@ const prop = (name: string, path: string): Schema => {
   return node;
 };
 
-/** DESIGN.md's table, E1-E15. */
-const DESIGN_TOOLS: Record<string, string> = {
+/** The tool names, E1-E15: a fixed interface (users' settings and allow lists name them). */
+const FIXED_TOOL_NAMES: Record<string, string> = {
   E1: 'streaming_list_config_groups',
   E2: 'streaming_list_server_images',
   E3: 'translation_translate_text',
@@ -154,10 +154,10 @@ const SELF_EXPLANATORY = new Set([
 ]);
 
 describe('catalogue invariants', () => {
-  it('has the fifteen operations of DESIGN.md, in spec order, with its tool names, then the workflow tool', () => {
-    expect(Object.fromEntries(CATALOGUE.map((op) => [op.id, op.name]))).toEqual(DESIGN_TOOLS);
-    expect(CATALOGUE.map((op) => op.id)).toEqual(Object.keys(DESIGN_TOOLS));
-    expect(definitions.map((d) => d.def.name)).toEqual([...Object.values(DESIGN_TOOLS), 'translate_and_summarize']);
+  it('has the fifteen operations, in spec order, with their fixed tool names, then the workflow tool', () => {
+    expect(Object.fromEntries(CATALOGUE.map((op) => [op.id, op.name]))).toEqual(FIXED_TOOL_NAMES);
+    expect(CATALOGUE.map((op) => op.id)).toEqual(Object.keys(FIXED_TOOL_NAMES));
+    expect(definitions.map((d) => d.def.name)).toEqual([...Object.values(FIXED_TOOL_NAMES), 'translate_and_summarize']);
   });
 
   it('describes every tool by its fields: the table above covers them all', () => {
@@ -227,20 +227,23 @@ describe('catalogue invariants', () => {
 
   it('read-only tools: E1, E2, E5, E7, E10, E14', () => {
     for (const id of ['E1', 'E2', 'E5', 'E7', 'E10', 'E14']) {
-      const def = byName(DESIGN_TOOLS[id]!);
+      const def = byName(FIXED_TOOL_NAMES[id]!);
       expect(def.annotations, id).toMatchObject({ readOnlyHint: true, destructiveHint: false, idempotentHint: true });
     }
   });
 
   it('destructive tools: E11 (delete service) and E15 (migrate key deletes the global key)', () => {
     for (const id of ['E11', 'E15']) {
-      expect(byName(DESIGN_TOOLS[id]!).annotations, id).toMatchObject({ readOnlyHint: false, destructiveHint: true });
+      expect(byName(FIXED_TOOL_NAMES[id]!).annotations, id).toMatchObject({
+        readOnlyHint: false,
+        destructiveHint: true,
+      });
     }
   });
 
   it('writes are not read-only: E4, E6, E8, E11, E13, E15', () => {
     for (const id of ['E4', 'E6', 'E8', 'E11', 'E13', 'E15']) {
-      expect(byName(DESIGN_TOOLS[id]!).annotations!.readOnlyHint, id).toBe(false);
+      expect(byName(FIXED_TOOL_NAMES[id]!).annotations!.readOnlyHint, id).toBe(false);
     }
   });
 

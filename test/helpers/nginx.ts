@@ -34,7 +34,7 @@ const count = (text: string, literal: string) => text.split(literal).length - 1;
  * replaced. Throws when the example no longer contains what is replaced, so that the file users get and
  * the file the test runs cannot drift apart.
  */
-export function exampleFor(listenPort: number, replicaPorts: readonly [number, number]): string {
+function exampleFor(listenPort: number, replicaPorts: readonly [number, number]): string {
   const example = readFileSync(NGINX_EXAMPLE, 'utf8');
   const expect = (ok: boolean, what: string) => {
     if (!ok) throw new Error(`${NGINX_EXAMPLE} changed: ${what} (update test/helpers/nginx.ts)`);

@@ -20,13 +20,13 @@ export interface OtlpReceiver {
   close(): Promise<void>;
 }
 
-export interface OtlpExport {
+interface OtlpExport {
   path: string;
   headers: IncomingHttpHeaders;
   body: Buffer;
 }
 
-export interface ExportedSpan {
+interface ExportedSpan {
   name: string;
   /** 1 internal, 2 server, 3 client (OTLP's SpanKind). */
   kind: number;
@@ -38,7 +38,7 @@ export interface ExportedSpan {
   resource: Record<string, unknown>;
 }
 
-export interface MetricPoint {
+interface MetricPoint {
   unit: string;
   kind: 'histogram' | 'sum' | 'gauge';
   attributes: Record<string, unknown>;

@@ -36,7 +36,7 @@ export type Reply =
   | { reset: true }
   | { hang: true };
 
-export type Responder = Reply | ((req: RecordedRequest) => Reply);
+type Responder = Reply | ((req: RecordedRequest) => Reply);
 
 export interface RecordingServer {
   /** http://127.0.0.1:PORT */
@@ -136,9 +136,4 @@ export async function startRecordingServer(): Promise<RecordingServer> {
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },
   };
-}
-
-/** The value of a header as the client spelled its name (case-sensitive), from rawHeaders. */
-export function rawHeaderNames(req: RecordedRequest): string[] {
-  return req.rawHeaders.filter((_, i) => i % 2 === 0);
 }

@@ -95,7 +95,7 @@ const agents = new Map<string, Agent>();
  * A fetch whose connections leave from `address` (127.0.0.2, ...): another loopback address is another client of the
  * per-client limits, as another host would be.
  */
-export function fetchFrom(address: string): typeof fetch {
+function fetchFrom(address: string): typeof fetch {
   let dispatcher = agents.get(address);
   if (!dispatcher) agents.set(address, (dispatcher = new Agent({ localAddress: address })));
   return ((input: string | URL, init?: RequestInit) =>

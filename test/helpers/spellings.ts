@@ -50,7 +50,7 @@ const hexRun = /(?:[0-9a-fA-F]{2}[ :]?){6,}/g;
 const base64Run = /[A-Za-z0-9+/_-]{4,}(?:\r?\n[A-Za-z0-9+/_-]+)*=*/g;
 const latin1 = (bytes: Buffer) => bytes.toString('latin1');
 
-export const ENCODINGS: readonly Encoding[] = [
+const ENCODINGS: readonly Encoding[] = [
   {
     name: 'percent',
     encode: (text) => [...Buffer.from(text, 'latin1')].map((b) => `%${b.toString(16).padStart(2, '0')}`).join(''),
@@ -167,7 +167,7 @@ export const decodeAll = (text: string, layers: readonly Encoding[]) =>
 
 const RFC4648_BASE32 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ234567';
 /** RFC 4648 base32, with its padding. */
-export function base32(bytes: Buffer): string {
+function base32(bytes: Buffer): string {
   let bits = '';
   for (const byte of bytes) bits += byte.toString(2).padStart(8, '0');
   let out = '';
@@ -176,7 +176,7 @@ export function base32(bytes: Buffer): string {
 }
 
 /** Adobe's ASCII85 (`z` for a group of zeros) or, with the Z85 digits, ZeroMQ's; a short last group as specified. */
-export function base85(bytes: Buffer, digits = ASCII85_DIGITS): string {
+function base85(bytes: Buffer, digits = ASCII85_DIGITS): string {
   let out = '';
   for (let at = 0; at < bytes.length; at += 4) {
     const group = Buffer.alloc(4);
@@ -197,7 +197,7 @@ export function base85(bytes: Buffer, digits = ASCII85_DIGITS): string {
   return out;
 }
 const ASCII85_DIGITS = Array.from({ length: 85 }, (_, i) => String.fromCharCode(33 + i)).join('');
-export const Z85_DIGITS = '0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ.-:+=^!/*?&<>()[]{}@%$#';
+const Z85_DIGITS = '0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ.-:+=^!/*?&<>()[]{}@%$#';
 
 const signed = (byte: number) => (byte > 127 ? byte - 256 : byte);
 const rot13 = (text: string) =>

@@ -32,7 +32,7 @@ export function fullEnv(gatewayUrl: string, extra: Record<string, string> = {}):
 }
 
 /**
- * Recomputes the gateway signature v2 from what arrived, independently of src/upstream/auth.ts (DESIGN.md):
+ * Recomputes the gateway signature v2 from what arrived, independently of src/upstream/auth.ts:
  * base64(HMAC-SHA256(secretKey, METHOD + " " + URI + "\n" + timestamp + "\n" + accessKey)), URI = the raw
  * path and query as received. Also checks the timestamp is 13-digit epoch ms close to the time of receipt.
  */

@@ -6,8 +6,7 @@ import type { Narrowing } from '../../src/mcp/tool-policy.js';
 import { Agent } from 'undici';
 import { upstreamOf } from '../../src/upstream/http.js';
 import { parseCommand } from '../../src/config/index.js';
-import { startSandbox, type Sandbox } from '../../src/sandbox/index.js';
-import { sandboxConfig } from '../../src/sandbox/launch.js';
+import { sandboxConfig, startSandbox, type Sandbox } from '../../src/sandbox/index.js';
 import { createServerFactory } from '../../src/server.js';
 import { OutgoingWire, toLegacyWire } from '../../src/outgoing-wire.js';
 

@@ -35,7 +35,7 @@ interface Pair {
 }
 
 /**
- * From the spec (issue 18, DESIGN.md point 1): the table lists each pair once and pairs work in both directions; a
+ * From the spec (issue 18; E3's rules 3 and 4): the table lists each pair once and pairs work in both directions; a
  * source the table shows has no other direction; any other source may be sent to any other language ("not
  * documented"); a direction needs a source different from the target.
  */

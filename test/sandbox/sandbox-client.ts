@@ -5,10 +5,10 @@ import type { Sandbox } from '../../src/sandbox/index.js';
 
 /**
  * Talks to the sandbox over real HTTP. The signature is computed here with node:crypto, not with
- * src/gateway/auth.ts, so that the sandbox's check is tested against an independent implementation.
+ * src/upstream/auth.ts, so that the sandbox's check is tested against an independent implementation.
  */
 
-export type Auth = 'signature' | 'app-key' | 'studio' | 'none';
+type Auth = 'signature' | 'app-key' | 'studio' | 'none';
 
 export interface CallOptions {
   body?: unknown;

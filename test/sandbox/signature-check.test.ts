@@ -1,5 +1,5 @@
 /**
- * The sandbox's gateway-side check of signature v2, against vector 3 of test/gateway/signature.test.ts (computed
+ * The sandbox's gateway-side check of signature v2, against vector 3 of test/upstream/signature.test.ts (computed
  * with OpenSSL, as described there).
  */
 import { describe, expect, it } from 'vitest';

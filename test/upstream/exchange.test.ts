@@ -1,7 +1,7 @@
 /**
- * The executor in process: retries, Retry-After, backoff, the one deadline over all attempts and cancellation,
- * against undici's MockAgent with fake timers (no sleeps, no sockets). Which operations are sent again follows
- * their annotations: only what repeats without effect, or any request that provably never left.
+ * The exchange in process (upstream/exchange.ts): retries, Retry-After, backoff, the one deadline over all attempts
+ * and cancellation, against undici's MockAgent with fake timers (no sleeps, no sockets). Which operations are sent
+ * again follows their annotations: only what repeats without effect, or any request that provably never left.
  */
 import { MockAgent } from 'undici';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';

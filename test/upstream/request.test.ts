@@ -11,7 +11,7 @@ const op = (name: string): Operation => {
   if (!found) throw new Error(`no operation ${name}`);
   return found;
 };
-/** Validated arguments, as the executor passes them (defaults filled in). */
+/** Validated arguments, as the pipeline passes them (defaults filled in). */
 const build = (
   name: string,
   args: Record<string, unknown>,

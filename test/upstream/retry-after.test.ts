@@ -1,6 +1,6 @@
 /**
  * Retry-After as RFC 9110 defines it (delay-seconds or an HTTP-date, in any of its three forms); anything else is
- * ignored, so that the executor's own backoff applies (issue 19: `-5` and `1.5` were read as dates in the past).
+ * ignored, so that the exchange's own backoff applies (issue 19: `-5` and `1.5` were read as dates in the past).
  */
 import { describe, expect, it } from 'vitest';
 import { retryAfterMs } from '../../src/upstream/retry-after.js';

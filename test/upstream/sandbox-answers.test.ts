@@ -12,8 +12,7 @@ import { parseCommand } from '../../src/config/index.js';
 import { execute, type Failed } from '../helpers/attempts.js';
 import type { ExchangeDeps } from '../../src/upstream/exchange.js';
 import { upstreamOf } from '../../src/upstream/http.js';
-import { sandboxConfig, startSandbox } from '../../src/sandbox/launch.js';
-import type { Sandbox } from '../../src/sandbox/index.js';
+import { sandboxConfig, startSandbox, type Sandbox } from '../../src/sandbox/index.js';
 import { clientSettings } from '../../src/server.js';
 
 let sandbox: Sandbox;

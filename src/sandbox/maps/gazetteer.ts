@@ -23,7 +23,7 @@ export interface DongCode {
   area4?: Area;
 }
 
-export interface LandLot {
+interface LandLot {
   /** '1' general land, '2' mountain. */
   type: '1' | '2';
   number1: string;
@@ -31,7 +31,7 @@ export interface LandLot {
   center: LonLat;
 }
 
-export interface RoadAddress {
+interface RoadAddress {
   road: string;
   /** Building number ("detailed address"). */
   number1: string;

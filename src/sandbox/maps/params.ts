@@ -2,7 +2,7 @@ import { ORDER_TYPES } from '../../catalogue/maps.js';
 import { parseCrs, type CrsCode, type Point } from './crs.js';
 import type { OrderType } from './results.js';
 
-export type OutputFormat = 'xml' | 'json';
+type OutputFormat = 'xml' | 'json';
 
 /** How an answer (error or not) is rendered: what the request asked for, as far as it could be understood. */
 export interface Rendering {
@@ -11,7 +11,7 @@ export interface Rendering {
   callback?: string;
 }
 
-export interface GeocodeQuery {
+interface GeocodeQuery {
   coords: Point;
   sourcecrs: CrsCode;
   targetcrs: CrsCode;

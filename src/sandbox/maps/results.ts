@@ -4,7 +4,7 @@ import type { Area, DongCode, LonLat, Place } from './gazetteer.js';
 
 export type OrderType = (typeof ORDER_TYPES)[number];
 
-export interface Center {
+interface Center {
   crs: string;
   x: number;
   y: number;

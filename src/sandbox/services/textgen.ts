@@ -1,6 +1,6 @@
 import { TEXTGEN_MODEL, createCompletion } from '../../catalogue/textgen.js';
 import { SIMULATED_KEY } from '../../catalogue/simulated.js';
-import { HEADER } from '../../upstream/auth.js';
+import { HEADER } from '../../upstream/index.js';
 import { routeOf } from '../route-of.js';
 import type { Route, SandboxRequest, SandboxResponse } from '../types.js';
 import { STUDIO_STATUS, studioError } from '../textgen/errors.js';

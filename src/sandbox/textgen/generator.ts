@@ -1,7 +1,7 @@
 import { fnv1a, mulberry32 } from './random.js';
 import type { Generation, StopReason } from './generation.js';
 
-export type { Generation, StopReason } from './generation.js';
+export type { Generation } from './generation.js';
 import { summarise, summaryRequest } from './summary.js';
 import { tokenize } from './tokenizer.js';
 import { ENGLISH, KOREAN, topicOf, withParticle, type Grammar } from './vocabulary.js';

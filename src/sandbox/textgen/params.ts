@@ -1,5 +1,5 @@
 /** The E12 request body after validation, defaults filled in (spec defaults; includeTokens defaults to false). */
-export interface CompletionParams {
+interface CompletionParams {
   text: string;
   includeAiFilters: boolean;
   includeTokens: boolean;

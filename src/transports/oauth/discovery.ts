@@ -60,7 +60,7 @@ export async function discoverIssuer(
 }
 
 /** https, or http on loopback (a local authorization server, as in tests and development). */
-export function secureUrl(text: string): boolean {
+function secureUrl(text: string): boolean {
   try {
     const url = new URL(text);
     return url.protocol === 'https:' || (url.protocol === 'http:' && isLoopback(url.hostname));

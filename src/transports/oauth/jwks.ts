@@ -8,7 +8,7 @@ import {
 } from 'jose';
 import { discoverIssuer } from './discovery.js';
 import { DeadlinePassed, type FetchJson } from './fetch-json.js';
-import { envName } from '../../config/env-variables.js';
+import { envName } from '../../config/index.js';
 
 /**
  * The authorization server's signing keys, for `jose`'s jwtVerify: the issuer's metadata is discovered when the first
@@ -22,9 +22,9 @@ import { envName } from '../../config/env-variables.js';
  */
 
 /** A token signed by a key we do not have makes us fetch the set again, at most once a minute. */
-export const JWKS_COOLDOWN_MS = 60_000;
+const JWKS_COOLDOWN_MS = 60_000;
 /** A set this old is fetched again when next used, so that a withdrawn key stops being accepted. */
-export const JWKS_MAX_AGE_MS = 60 * 60_000;
+const JWKS_MAX_AGE_MS = 60 * 60_000;
 /** After a failed fetch, tokens are answered from what we have (or `503`) for this long without asking again. */
 export const RETRY_AFTER_FAILURE_MS = 5000;
 

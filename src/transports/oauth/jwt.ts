@@ -91,7 +91,7 @@ function scopesOf(payload: Record<string, unknown>): string[] {
 }
 
 /** RFC 8707 resources compare as URLs: one trailing slash and the case of scheme and host do not matter. */
-export function sameResource(a: string, b: string): boolean {
+function sameResource(a: string, b: string): boolean {
   return canonical(a) === canonical(b);
 }
 

@@ -5,8 +5,7 @@ import { subjectKey } from '../http-clients.js';
 import { KeysUnavailable, RETRY_AFTER_FAILURE_MS } from './jwks.js';
 import { TokenError } from './jwt.js';
 import type { TokenVerifier } from './verifier.js';
-import { selectProfile } from '../../config/profiles.js';
-import type { Profiles } from '../../config/types.js';
+import { selectProfile, type Profiles } from '../../config/index.js';
 
 /**
  * The HTTP face of OAuth mode (RFC 9728, RFC 6750): the Protected Resource Metadata, who a request's token says
@@ -24,9 +23,9 @@ export interface ResourceServer {
   insufficientScope(scopes: readonly string[]): Refusal;
 }
 
-export type Authentication = { ok: true; caller: Caller } | ({ ok: false } & Refusal);
+type Authentication = { ok: true; caller: Caller } | ({ ok: false } & Refusal);
 
-export interface Refusal {
+interface Refusal {
   status: number;
   /** A short stable word for the request log. */
   reason: string;
@@ -37,7 +36,7 @@ export interface Refusal {
 const WELL_KNOWN = '/.well-known/oauth-protected-resource';
 
 /** `/.well-known/oauth-protected-resource/mcp` for `https://mcp.example.com/mcp` (RFC 9728 3.1). */
-export function metadataUrlOf(publicUrl: string): string {
+function metadataUrlOf(publicUrl: string): string {
   const url = new URL(publicUrl);
   const path = url.pathname.replace(/\/+$/, '');
   return new URL(`${WELL_KNOWN}${path}`, url.origin).href;

@@ -12,7 +12,7 @@ import {
 import { RefusedTokens } from './refused-tokens.js';
 
 /** At most this much difference between our clock and the authorization server's, for `exp` and `nbf`. */
-export const CLOCK_SKEW_SECONDS = 60;
+const CLOCK_SKEW_SECONDS = 60;
 
 export interface VerifierOptions {
   issuer: string;

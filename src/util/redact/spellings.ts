@@ -16,7 +16,7 @@ export interface Spelling {
 }
 
 /** Spellings shorter than this are not looked for: in an encoded blob a few characters turn up by chance. */
-export const MIN_SPELLING = 8;
+const MIN_SPELLING = 8;
 
 const alphabet = (chars: string): Uint8Array => {
   const set = new Uint8Array(128);

@@ -55,7 +55,7 @@ function profilesFile(dir: string, gatewayUrl: string): string {
   return path;
 }
 
-/** Recomputes the gateway signature from what arrived (DESIGN.md's algorithm), with the given secret. */
+/** Recomputes the gateway signature v2 from what arrived (test/helpers/upstream.ts says how), with the given secret. */
 function signedWith(req: RecordedRequest, secret: string): boolean {
   const timestamp = String(req.headers['x-svc-apigw-timestamp']);
   const message = `${req.method} ${req.url}\n${timestamp}\n${String(req.headers['x-svc-iam-access-key'])}`;

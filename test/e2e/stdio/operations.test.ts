@@ -2,7 +2,7 @@
  * End to end: the built server (dist/cli.js) spawned over stdio and driven by the SDK's Client, pointed at a
  * recording HTTP server. For each of the fifteen tools: the exact method, path, query, body and auth headers
  * that arrive (gateway signatures recomputed here with node:crypto), and the result the agent gets back.
- * Every expected value is written out by hand from the spec and DESIGN.md.
+ * Every expected value is written out by hand from the spec and the tool names users depend on.
  */
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -655,7 +655,7 @@ describe('E15 kms_migrate_key', () => {
 });
 
 describe('the tool list', () => {
-  it('has the fifteen tools of DESIGN.md', () => {
+  it('has the fifteen tools, by the names users depend on', () => {
     // Other tools (workflows) may be listed too; the fifteen operations must all be there.
     expect(server.tools.map((t) => t.name)).toEqual(
       expect.arrayContaining([

@@ -9,7 +9,7 @@ export interface Coordinates {
   y: number;
 }
 
-export interface Dong {
+interface Dong {
   /** area3 and, inside a ri, area4, as the answer names them. */
   name: string;
   code: string;
@@ -25,7 +25,7 @@ export interface Address {
   center?: Coordinates;
 }
 
-export interface AddressParts {
+interface AddressParts {
   regions: string[];
   /** roadaddr: the road name; addr: the dong (and ri). */
   street: string;
@@ -34,7 +34,7 @@ export interface AddressParts {
   mountain?: boolean;
 }
 
-export interface AreaLevel {
+interface AreaLevel {
   level: 1 | 2 | 3 | 4;
   name: string;
   alias?: string;
