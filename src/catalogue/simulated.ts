@@ -8,6 +8,6 @@ import * as z from 'zod';
 export const SIMULATED_KEY = 'simulated';
 
 const SIMULATED_WORDS =
-  'Only in answers of the sandbox (--sandbox): what it simulated instead of the real service, which sends no such member';
+  'Only in answers of the sandbox (the embedded simulator): what it simulated instead of the real service, which sends no such member';
 
 export const simulatedMember = () => z.string().nullish().describe(SIMULATED_WORDS);
