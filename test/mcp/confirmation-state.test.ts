@@ -3,25 +3,24 @@
  * SVC_MCP_STATE_KEY, and on no other. In process, through the SDK's per-request handler, with a fake clock.
  */
 import { createMcpHandler } from '@modelcontextprotocol/server';
-import { MockAgent } from 'undici';
+import type { MockAgent } from 'undici';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { parseCommand } from '../../src/config/index.js';
 import { upstreamOf } from '../../src/upstream/http.js';
 import { createServerFactory } from '../../src/server.js';
 import { loadProfiles } from '../../src/config/profiles.js';
+import { ORIGIN, callDelete, deletingUpstream } from '../helpers/confirm-delete.js';
 
 const KEY = 'state-key-for-tests-0123456789abcdef';
 const ENVELOPE = {
   'io.modelcontextprotocol/protocolVersion': '2026-07-28',
   'io.modelcontextprotocol/clientCapabilities': { elicitation: { form: {} } },
 };
-const ARGS = { serviceId: 'rcs-home-feed' };
 const ACCEPT = { confirmation: { action: 'accept', content: { serviceId: 'rcs-home-feed' } } };
 
-const ORIGIN = 'http://upstream.test';
 let agent: MockAgent;
 /** Deletions that reached the upstream. */
-let deleted = 0;
+let deleted: () => number;
 
 /** Two credential profiles of one account (the same keys): only the profile's name tells them apart. */
 const PROFILES = JSON.stringify({
@@ -63,25 +62,7 @@ function replica(env: Record<string, string>, profile?: string) {
   let id = 0;
   return async (params: Record<string, unknown>, client?: string) => {
     asker = client;
-    const response = await handler.fetch(
-      new Request('http://test.local/mcp', {
-        method: 'POST',
-        headers: {
-          'content-type': 'application/json',
-          accept: 'application/json, text/event-stream',
-          'mcp-protocol-version': '2026-07-28',
-          'mcp-method': 'tools/call',
-          'mcp-name': 'recommendation_delete_service',
-        },
-        body: JSON.stringify({
-          jsonrpc: '2.0',
-          id: ++id,
-          method: 'tools/call',
-          params: { name: 'recommendation_delete_service', arguments: ARGS, ...params, _meta: ENVELOPE },
-        }),
-      }),
-    );
-    return (await response.json()) as { result?: Record<string, unknown>; error?: { code: number } };
+    return callDelete(handler, ++id, ENVELOPE, params);
   };
 }
 
@@ -90,21 +71,7 @@ const text = (answer: { result?: Record<string, unknown> }) => (answer.result!.c
 beforeEach(() => {
   vi.useFakeTimers({ toFake: ['Date'] });
   vi.setSystemTime(new Date('2026-11-23T10:00:00Z'));
-  agent = new MockAgent();
-  agent.disableNetConnect();
-  deleted = 0;
-  agent
-    .get(ORIGIN)
-    .intercept({ path: '/api/v1/services/rcs-home-feed', method: 'DELETE' })
-    .reply(() => {
-      deleted += 1;
-      return {
-        statusCode: 200,
-        data: { result: 'deleted' },
-        responseOptions: { headers: { 'content-type': 'application/json' } },
-      };
-    })
-    .persist();
+  ({ agent, deleted } = deletingUpstream());
 });
 afterEach(async () => {
   vi.useRealTimers();
@@ -121,13 +88,13 @@ describe('confirmation state', () => {
     vi.setSystemTime(new Date('2026-11-23T10:05:30Z'));
     const late = await call({ inputResponses: ACCEPT, requestState });
     expect(late.error?.code).toBe(-32602);
-    expect(deleted).toBe(0);
+    expect(deleted()).toBe(0);
 
     const again = (await call({})).result!.requestState as string;
     vi.setSystemTime(new Date('2026-11-23T10:09:30Z'));
     const inTime = await call({ inputResponses: ACCEPT, requestState: again });
     expect(inTime.result!.isError, text(inTime)).toBeFalsy();
-    expect(deleted).toBe(1);
+    expect(deleted()).toBe(1);
   });
 
   it('is accepted by a replica with the same SVC_MCP_STATE_KEY, refused by one with another key', async () => {
@@ -136,10 +103,10 @@ describe('confirmation state', () => {
     const stranger = replica({});
     const requestState = (await a({})).result!.requestState as string;
     expect((await stranger({ inputResponses: ACCEPT, requestState })).error?.code).toBe(-32602);
-    expect(deleted).toBe(0);
+    expect(deleted()).toBe(0);
     const other = await b({ inputResponses: ACCEPT, requestState });
     expect(other.result!.isError, text(other)).toBeFalsy();
-    expect(deleted).toBe(1);
+    expect(deleted()).toBe(1);
   });
 
   it('is good for one call: the same answered state sent again is refused, and the delete goes out once', async () => {
@@ -150,7 +117,7 @@ describe('confirmation state', () => {
     const replayed = await call({ inputResponses: ACCEPT, requestState });
     expect(replayed.result!.isError).toBe(true);
     expect(text(replayed)).toMatch(/\[not_confirmed\]: this confirmation was already used.*Nothing was sent/);
-    expect(deleted).toBe(1);
+    expect(deleted()).toBe(1);
   });
 
   it('answers only for the client it was asked by', async () => {
@@ -158,10 +125,10 @@ describe('confirmation state', () => {
     const requestState = (await call({}, '203.0.113.7')).result!.requestState as string;
     const other = await call({ inputResponses: ACCEPT, requestState }, '198.51.100.9');
     expect(text(other)).toMatch(/\[not_confirmed\]: the confirmation answered was asked by another client/);
-    expect(deleted).toBe(0);
+    expect(deleted()).toBe(0);
     const own = await call({ inputResponses: ACCEPT, requestState }, '203.0.113.7');
     expect(own.result!.isError, text(own)).toBeFalsy();
-    expect(deleted).toBe(1);
+    expect(deleted()).toBe(1);
   });
 
   it('answers only under the credential profile it was asked under', async () => {
@@ -172,10 +139,10 @@ describe('confirmation state', () => {
     expect(text(other)).toMatch(
       /\[not_confirmed\]: the confirmation answered was asked under another credential profile/,
     );
-    expect(deleted).toBe(0);
+    expect(deleted()).toBe(0);
     const own = await a({ inputResponses: ACCEPT, requestState });
     expect(own.result!.isError, text(own)).toBeFalsy();
-    expect(deleted).toBe(1);
+    expect(deleted()).toBe(1);
   });
 
   it.each([

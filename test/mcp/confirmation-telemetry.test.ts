@@ -4,15 +4,14 @@
  * test/e2e/telemetry/stdio.test.ts). In process, through the SDK's per-request handler, with a telemetry that records.
  */
 import { createMcpHandler } from '@modelcontextprotocol/server';
-import { MockAgent } from 'undici';
+import type { MockAgent } from 'undici';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { parseCommand } from '../../src/config/index.js';
 import { upstreamOf } from '../../src/upstream/http.js';
 import { createServerFactory } from '../../src/server.js';
 import type { Telemetry } from '../../src/telemetry/telemetry.js';
+import { ARGS, ORIGIN, callDelete, deletingUpstream } from '../helpers/confirm-delete.js';
 
-const ORIGIN = 'http://upstream.test';
-const ARGS = { serviceId: 'rcs-home-feed' };
 const FORMS = { elicitation: { form: {} } };
 const answer = (action: string) => ({
   confirmation: { action, ...(action === 'accept' ? { content: { serviceId: 'rcs-home-feed' } } : {}) },
@@ -26,7 +25,8 @@ interface Ended {
 }
 
 let agent: MockAgent;
-let deleted = 0;
+/** Deletions that reached the upstream. */
+let deleted: () => number;
 
 /** What a server tells its telemetry of confirmations: nothing else is recorded. */
 function recording(spans: Ended[]): Telemetry {
@@ -61,52 +61,16 @@ function server(argv: string[], spans: Ended[]) {
   const handler = createMcpHandler(() => create());
   let id = 0;
   return async (capabilities: object, params: Record<string, unknown> = {}) => {
-    const response = await handler.fetch(
-      new Request('http://test.local/mcp', {
-        method: 'POST',
-        headers: {
-          'content-type': 'application/json',
-          accept: 'application/json, text/event-stream',
-          'mcp-protocol-version': '2026-07-28',
-          'mcp-method': 'tools/call',
-          'mcp-name': 'recommendation_delete_service',
-        },
-        body: JSON.stringify({
-          jsonrpc: '2.0',
-          id: ++id,
-          method: 'tools/call',
-          params: {
-            name: 'recommendation_delete_service',
-            arguments: ARGS,
-            ...params,
-            _meta: {
-              'io.modelcontextprotocol/protocolVersion': '2026-07-28',
-              'io.modelcontextprotocol/clientCapabilities': capabilities,
-            },
-          },
-        }),
-      }),
-    );
-    return ((await response.json()) as { result: Record<string, unknown> }).result;
+    const meta = {
+      'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+      'io.modelcontextprotocol/clientCapabilities': capabilities,
+    };
+    return (await callDelete(handler, ++id, meta, params)).result!;
   };
 }
 
 beforeEach(() => {
-  agent = new MockAgent();
-  agent.disableNetConnect();
-  deleted = 0;
-  agent
-    .get(ORIGIN)
-    .intercept({ path: '/api/v1/services/rcs-home-feed', method: 'DELETE' })
-    .reply(() => {
-      deleted += 1;
-      return {
-        statusCode: 200,
-        data: { result: 'deleted' },
-        responseOptions: { headers: { 'content-type': 'application/json' } },
-      };
-    })
-    .persist();
+  ({ agent, deleted } = deletingUpstream());
 });
 afterEach(async () => {
   await agent.close();
@@ -124,7 +88,7 @@ describe('the confirmation span', () => {
       { channel: 'argument', asked: false, answer: 'refused' },
       { channel: 'argument', asked: false, answer: 'confirmed' },
     ]);
-    expect(deleted).toBe(1);
+    expect(deleted()).toBe(1);
   });
 
   it('by an input request: the first call asks, its retry brings the answer, confirmed or refused', async () => {
@@ -140,7 +104,7 @@ describe('the confirmation span', () => {
       { channel: 'input-request', asked: false, answer: 'refused' },
       { channel: 'input-request', asked: false, answer: 'confirmed' },
     ]);
-    expect(deleted).toBe(1);
+    expect(deleted()).toBe(1);
   });
 
   it('is not opened with --no-confirm', async () => {
@@ -148,6 +112,6 @@ describe('the confirmation span', () => {
     const call = server(['--no-confirm'], spans);
     expect((await call(FORMS)).isError).toBeFalsy();
     expect(spans).toEqual([]);
-    expect(deleted).toBe(1);
+    expect(deleted()).toBe(1);
   });
 });
