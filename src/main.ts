@@ -1,3 +1,5 @@
+// First: the schemas the start builds are made without zod's compiled parsers (./util/zod-jit.ts).
+import './util/zod-jit.js';
 import { readFile, readFileSync } from 'node:fs';
 import { ConfigError, parseCommand, usage, type Config } from './config/index.js';
 import { createUpstream } from './upstream/http.js';
