@@ -1,5 +1,6 @@
-import { readFileSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
+// First: the schemas the start builds are made without zod's compiled parsers (./util/zod-jit.ts).
+import './util/zod-jit.js';
+import { readFile, readFileSync } from 'node:fs';
 import { ConfigError, loadProfiles, parseCommand, usage, type Config } from './config/index.js';
 import { createUpstream } from './upstream/index.js';
 import { Redactor } from './util/redact.js';
@@ -74,7 +75,13 @@ async function main(): Promise<void> {
     telemetry,
     // The build writes the views' pages beside the chunks (scripts/build.mjs); this module is bundled into
     // dist/chunks/, so they are one directory up.
-    readViewFile: (file) => readFile(new URL(`../app-views/${file}`, import.meta.url), 'utf8'),
+    // node:fs's callback form: node:fs/promises would load eight more of Node's modules at every start.
+    readViewFile: (file) =>
+      new Promise((resolve, reject) =>
+        readFile(new URL(`../app-views/${file}`, import.meta.url), 'utf8', (error, text) =>
+          error ? reject(error) : resolve(text),
+        ),
+      ),
   };
   const createServer = createServerFactory(config, deps);
   // undici and the call pipeline are loaded on the first call; hosts send initialize and tools/list at once and the

@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import { OFF_SPEC_KEY, offSpec } from './answers.js';
+import { withJit } from '../util/zod-jit.js';
 
 /** The eleven services; each has its own origin (SVC_<SERVICE>_URL) or falls back to SVC_GATEWAY_URL. */
 export const SERVICES = [
@@ -161,10 +162,10 @@ export function defineOperation<
   let builtInput: Input | undefined;
   let builtOutput: Output | undefined;
   return Object.defineProperties(rest, {
-    input: { get: () => (builtInput ??= input()), enumerable: true },
+    input: { get: () => (builtInput ??= withJit(input)), enumerable: true },
     // Every answer may carry offSpec (./answers.ts), so every output schema says what it is.
     output: {
-      get: () => (builtOutput ??= output().extend({ [OFF_SPEC_KEY]: offSpec() }) as unknown as Output),
+      get: () => (builtOutput ??= withJit(() => output().extend({ [OFF_SPEC_KEY]: offSpec() })) as unknown as Output),
       enumerable: true,
     },
   }) as Operation<Input, Output, AnswersText>;
