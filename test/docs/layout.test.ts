@@ -10,12 +10,6 @@ import { describe, expect, it } from 'vitest';
 
 const DOC = 'docs/development.md';
 
-/**
- * KNOWN EXCEPTIONS: imports that break the rules today, each in work under way (issue 34); the lead empties this
- * list at merge. An edge listed here that no longer occurs fails the test too.
- */
-const KNOWN_EXCEPTIONS: readonly string[] = [];
-
 const doc = readFileSync(DOC, 'utf8');
 const layoutSection = section(doc, '## Layout');
 
@@ -121,10 +115,7 @@ describe(`the layers of src/ (${DOC}, Layout)`, () => {
 
   it('no file imports a file of a layer above its own, and none enters a face but by its index.ts', () => {
     const found = findings(SOURCES.map((file) => ({ file })));
-    const unexpected = found.filter(({ edge }) => !KNOWN_EXCEPTIONS.includes(edge));
-    expect(unexpected.map(({ rule, edge }) => `${rule}: ${edge}`)).toEqual([]);
-    // An exception that no longer occurs is taken off the list, so that it cannot come back unseen.
-    expect(KNOWN_EXCEPTIONS.filter((edge) => !found.some((f) => f.edge === edge))).toEqual([]);
+    expect(found.map(({ rule, edge }) => `${rule}: ${edge}`)).toEqual([]);
   });
 
   it('the check finds an import up a layer, a face bypassed, and a path that is not there', () => {
