@@ -4,10 +4,12 @@
 // (2025 only, if it serves no more). Rounds are interleaved and each round visits the targets in a random order, so
 // that noise from other work on the machine hits every target alike.
 //
-// A warm cache for all: each target keeps its cache in a private directory of its own, filled by the unmeasured
-// warm-up start: ours in the one it chooses itself (under XDG_CACHE_HOME: V8's code cache of the server and Node's
-// compile cache of the rest), every other Node's compile cache through NODE_COMPILE_CACHE, which covers even the entry
-// file. A first start (after install, a new build or a reboot that emptied the cache) is a start with an empty
+// A warm cache for all: each target keeps its cache in a private directory of its own in each era, filled by the
+// unmeasured warm-up start in that era: ours in the one it chooses itself (under XDG_CACHE_HOME: V8's code cache of the
+// server and Node's compile cache of the rest), every other Node's compile cache through NODE_COMPILE_CACHE, which
+// covers even the entry file. One per era, as a host has it: a host speaks one era, and the first start fills our code
+// cache with the functions that era's first answers compiled (the other era's are compiled at each start, about a
+// millisecond). A first start (after install, a new build or a reboot that emptied the cache) is a start with an empty
 // directory.
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -47,18 +49,22 @@ export function defaultTargets(builds) {
 }
 
 /**
- * Gives each target a private cache directory, under one made for this run (mode 0700, by mkdtemp): `env` for it, and
- * `fresh()`, which empties it before each start of a first-start target. `done()` removes them all.
+ * Gives each target a private cache directory per era, under one made for this run (mode 0700, by mkdtemp):
+ * `inEra(era)` is the target with `env` for that era's directory and `fresh()`, which empties it before each start of a
+ * first-start target; `env` alone is the 2025 era's. `done()` removes them all.
  */
 function withCaches(targets) {
   const root = mkdtempSync(join(tmpdir(), 'svc-bench-cache-'));
   const made = targets.map((target) => {
-    const dir = join(root, target.name);
-    const cacheEnv = () => (target.ownCache ? { XDG_CACHE_HOME: dir } : { NODE_COMPILE_CACHE: dir });
-    const fresh = () => {
-      if (target.firstStart) rmSync(dir, { recursive: true, force: true });
+    const inEra = (era) => {
+      const dir = join(root, `${target.name}-${era}`);
+      const cacheEnv = target.ownCache ? { XDG_CACHE_HOME: dir } : { NODE_COMPILE_CACHE: dir };
+      const fresh = () => {
+        if (target.firstStart) rmSync(dir, { recursive: true, force: true });
+      };
+      return { ...target, env: { ...target.env, ...cacheEnv }, fresh };
     };
-    return { ...target, env: { ...target.env, ...cacheEnv() }, fresh };
+    return { ...inEra('2025'), inEra };
   });
   return { targets: made, done: () => rmSync(root, { recursive: true, force: true }) };
 }
@@ -132,10 +138,12 @@ export async function run({ runs = 30, targets, firstCallRuns = 10, baseline } =
   await ensureDistCopy();
   if (!targets) targets = defaultTargets(await buildAll());
   if (baseline) {
-    // An earlier build may keep caches under the temporary directory: its own one, as for the others.
+    // An earlier build keeps its caches where ours does (XDG_CACHE_HOME), or under the temporary directory before
+    // that: its own ones, as for the others, never the home directory's.
     const tmp = mkdtempSync(join(tmpdir(), 'svc-bench-baseline-'));
     const what = `${baseline} (an earlier build)`;
-    targets = [...targets, { name: 'baseline', what, args: [baseline], env: { TMPDIR: tmp }, mayLackEras: true }];
+    const env = { TMPDIR: tmp };
+    targets = [...targets, { name: 'baseline', what, args: [baseline], env, ownCache: true, mayLackEras: true }];
   }
   const caches = withCaches(targets);
   targets = caches.targets;
@@ -150,7 +158,7 @@ export async function run({ runs = 30, targets, firstCallRuns = 10, baseline } =
 async function measure({ runs, targets, firstCallRuns }) {
   // Each target in each era it serves; every pair is a row of its own.
   let pairs = targets.flatMap((t) =>
-    (t.eras ?? ['2025', '2026']).map((era) => ({ ...t, era, key: `${t.name} ${era}` })),
+    (t.eras ?? ['2025', '2026']).map((era) => ({ ...t.inEra(era), era, key: `${t.name} ${era}` })),
   );
   // Warms the file system cache and fills the compile caches; not counted. An earlier build that fails in an era
   // does not serve it.
