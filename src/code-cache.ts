@@ -4,7 +4,7 @@
 // of the first answers again (BENCHMARKS.md). The cache is code this process runs: it lives only in the directory
 // src/compile-cache.ts pinned (/proc/self/fd/N), written and read through that descriptor.
 import Module from 'node:module';
-import { readFileSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { debuglog } from 'node:util';
 import { Script } from 'node:vm';
@@ -62,6 +62,7 @@ export function runWithCodeCache(file: string, cacheDir: string | undefined): Ca
       try {
         writeFileSync(partial, script.createCachedData(), { mode: 0o600 });
         renameSync(partial, cacheFile); // whole or not at all, when two processes write at once
+        removeStale(dirname(cacheFile), basename(cacheFile));
       } catch {
         // a read-only or full file system: the next start compiles again, and no partial file stays
         try {
@@ -93,6 +94,34 @@ interface ExitEvents {
 }
 
 const debug = debuglog('svc-platform-mcp');
+
+/** A code cache of this server (any build, any Node), or what a write of one left when it was cut short. */
+const CODE_CACHE = /^server-.+\.v8cache(\.\d+\.tmp)?$/;
+
+/** Unused this long, a cache is of a build or a Node no longer run here; one still run is written again, once. */
+const STALE_AFTER_MS = 30 * 24 * 60 * 60_000;
+
+/**
+ * Removes the code caches of other builds and Node versions written more than 30 days ago, when a start writes its
+ * own (after an update): each is about a megabyte, and nothing else would ever remove them. A cache is written once and
+ * then only read, so its age says when it was made, not when it was last used: one still in use is made again by the
+ * next start that finds it gone, a first start once a month at most.
+ */
+export function removeStale(dir: string, keep: string, now = Date.now()): void {
+  try {
+    for (const name of readdirSync(dir)) {
+      if (name === keep || !CODE_CACHE.test(name)) continue;
+      const file = join(dir, name);
+      try {
+        if (now - statSync(file).mtimeMs > STALE_AFTER_MS) unlinkSync(file);
+      } catch {
+        // gone already
+      }
+    }
+  } catch {
+    // the directory cannot be read: nothing to remove
+  }
+}
 
 type CommonJsBody = (
   exports: unknown,

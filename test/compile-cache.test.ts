@@ -28,6 +28,7 @@ import {
   type CacheDirSources,
   type PinnedDir,
 } from '../src/compile-cache.js';
+import { removeStale } from '../src/code-cache.js';
 import { CLI_PATH } from './helpers/spawn-server.js';
 
 const uid = process.getuid?.();
@@ -214,6 +215,31 @@ describe('a full file system', () => {
     expect(readdirSync(version).sort()).toEqual(['2b8b6e66', '2b8b6e66.gGiOeU', 'notes.txt1']);
     expect(readdirSync(work).sort()).toEqual(['a4c9bd45.xnGusl', 'v22.23.3-x64-9de703df-0']);
     expect(() => removeLeftovers(join(work, 'missing'), fs)).not.toThrow();
+  });
+
+  it('removes the code caches of other builds and Nodes written over 30 days ago, and only those', () => {
+    const now = Date.now();
+    const day = 24 * 60 * 60_000;
+    const make = (name: string, ageMs: number) => {
+      fs.writeFileSync(join(work, name), '');
+      fs.utimesSync(join(work, name), (now - ageMs) / 1000, (now - ageMs) / 1000);
+    };
+    const mine = 'server-Ab12.cjs-700000-1764300000000-v24.22.3-x64.v8cache';
+    make(mine, 40 * day); // this start's own, however old
+    make('server-Old1.cjs-690000-1760000000000-v24.22.3-x64.v8cache', 31 * day); // an earlier build
+    make('server-Ab12.cjs-700000-1764300000000-v22.23.5-x64.v8cache', 45 * day); // another Node
+    make('server-Old1.cjs-690000-1760000000000-v22.23.5-x64.v8cache.4242.tmp', 31 * day); // a write cut short
+    make('server-New2.cjs-710000-1764400000000-v22.23.5-x64.v8cache', 29 * day); // still recent
+    make('v22.23.5-x64-9de703df-0', 60 * day); // Node's own cache directory's name, as a file: not ours
+    make('notes.v8cache', 60 * day); // not a cache of this server
+    removeStale(work, mine, now);
+    expect(readdirSync(work).sort()).toEqual([
+      'notes.v8cache',
+      mine,
+      'server-New2.cjs-710000-1764400000000-v22.23.5-x64.v8cache',
+      'v22.23.5-x64-9de703df-0',
+    ]);
+    expect(() => removeStale(join(work, 'missing'), mine)).not.toThrow();
   });
 });
 
