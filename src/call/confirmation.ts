@@ -42,7 +42,7 @@ export interface Confirmer {
 }
 
 /**
- * The confirmation stage: nothing is sent before the user of a destructive call agreed, by the way its client has. A
+ * The confirmation stage: no request leaves before the user of a destructive call agreed, by the way its client has. A
  * call that needs none (not destructive) passes.
  */
 export async function confirm(

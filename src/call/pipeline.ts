@@ -122,7 +122,7 @@ type RunCallStage = 'render' | 'log';
 
 /**
  * The stages of a call of one operation, run in the order of CALL_STAGES (render and log are runCall's, shared with the
- * workflow): a stage that ends the call returns what it ends with. Nothing is sent before the arguments passed and,
+ * workflow): a stage that ends the call returns what it ends with. No request leaves before the arguments passed and,
  * for a destructive call, the user agreed; a call waiting for its user holds no place.
  */
 const OPERATION_STAGES: {

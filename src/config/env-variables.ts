@@ -255,7 +255,7 @@ export const ENV_VARIABLES = [
       'Waiting costs little memory. A lone client may fill it. A client is the OAuth user, else the client ' +
       'address, whose sessions share its places. With the queue full, a call that would leave its client ' +
       'holding fewer places (running and waiting) than another client holds takes the newest waiting place of ' +
-      'the client holding the most, which gets `[busy]`; otherwise the new call gets `[busy]`; nothing is sent. The wait ' +
+      'the client holding the most, which gets `[busy]`; otherwise the new call gets `[busy]` and is not sent. The wait ' +
       "counts toward the call's SVC_TIMEOUT_MS.",
     default: '1024',
     range: [0, 100_000],

@@ -71,7 +71,7 @@ export const wouldSend = (prepared: PreparedRequest, deps: ExchangeDeps): Outgoi
 /**
  * The one exchange with the platform: sign -> send -> redact on arrival -> interpret, again after a failure worth
  * retrying when the operation is safe to repeat (or the request provably never left), within one deadline over all
- * attempts, never more than the client's timeout from the first. Nothing is sent once the deadline has passed. Each
+ * attempts, never more than the client's timeout from the first. No request leaves once the deadline has passed. Each
  * attempt is counted in the caller's record; a failure says what the caller must know of the outcome.
  */
 export async function exchange<Op extends AnyOperation>(

@@ -117,7 +117,7 @@ export interface SendOptions {
 export async function send(upstream: Upstream, req: OutgoingRequest, options: SendOptions): Promise<RawResponse> {
   const { request } = await loadUndici();
   const dispatcher = await upstream.dispatcher();
-  // The deadline may have passed while the pool was made (the first call loads undici): then nothing is sent.
+  // The deadline may have passed while the pool was made (the first call loads undici): then no request leaves.
   const remaining = options.deadline - options.now();
   if (remaining <= 0) throw lateFailure(options.timeoutLabel, 'the request could be sent');
   // One signal for the deadline and the caller's own (a listener, not AbortSignal.any: that costs tens of
