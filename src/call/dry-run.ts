@@ -34,8 +34,8 @@ export function dryRunReply(request: OutgoingRequest): { json: object } {
 
 /**
  * The shown signature could not be replayed anyway: it is computed anew, over a new timestamp, for every attempt of a
- * real send (`upstream/exchange.ts`). Keys other than the signature are secrets; the access key and key ids are not,
- * and show.
+ * real send (`exchange`, `upstream/index.ts`). Keys other than the signature are secrets; the access key and key ids
+ * are not, and show.
  */
 function noteOn(redacted: readonly string[]): string {
   const keys = redacted.filter((name) => name !== HEADER.signature);

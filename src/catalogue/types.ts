@@ -95,7 +95,7 @@ export interface Operation<
   /**
    * Shape of the upstream JSON, built from ./answers.ts: its required members are what a success carries (an answer
    * without them is an error that says so); every other field may be missing or null, and unlisted fields pass
-   * through. The exchange (upstream/exchange.ts) returns the parsed value.
+   * through. The exchange (upstream/index.ts) returns the parsed value.
    */
   output: Output;
   annotations: ToolAnnotationSet;

@@ -13,7 +13,7 @@ import { runScanner } from '../../src/catalogue/datacatalog.js';
 import { updateJobExecutionOptions } from '../../src/catalogue/dataflow.js';
 import type { AnyOperation } from '../../src/catalogue/types.js';
 import { CallFailure } from '../../src/failures.js';
-import type { ExchangeDeps } from '../../src/upstream/exchange.js';
+import type { ExchangeDeps } from '../../src/upstream/index.js';
 import { attemptDeps, execute, type Failed } from '../helpers/attempts.js';
 
 type Behaviour = 'reset' | 'stall';

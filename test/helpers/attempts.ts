@@ -8,7 +8,7 @@ import { SERVICES, type AnyOperation } from '../../src/catalogue/types.js';
 import { CallFailure } from '../../src/failures.js';
 import { upstreamOf } from '../../src/upstream/http.js';
 import { SETTING_WORDS } from '../../src/config/index.js';
-import { exchange, type Deadline, type ExchangeDeps, type Note } from '../../src/upstream/exchange.js';
+import { exchange, type Deadline, type ExchangeDeps, type Note } from '../../src/upstream/index.js';
 import { Redactor } from '../../src/util/redact.js';
 
 /** The exchange's dependencies for in-process tests: every service at `origin`, test credentials, a fixed request

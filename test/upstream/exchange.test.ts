@@ -1,5 +1,5 @@
 /**
- * The exchange in process (upstream/exchange.ts): retries, Retry-After, backoff, the one deadline over all attempts
+ * The exchange in process (upstream/index.ts): retries, Retry-After, backoff, the one deadline over all attempts
  * and cancellation, against undici's MockAgent with fake timers (no sleeps, no sockets). Which operations are sent
  * again follows their annotations: only what repeats without effect, or any request that provably never left.
  */
@@ -13,7 +13,7 @@ import { migrateKey } from '../../src/catalogue/kms.js';
 import { runScanner } from '../../src/catalogue/datacatalog.js';
 import { updateJobExecutionOptions } from '../../src/catalogue/dataflow.js';
 import type { AnyOperation } from '../../src/catalogue/types.js';
-import type { ExchangeDeps } from '../../src/upstream/exchange.js';
+import type { ExchangeDeps } from '../../src/upstream/index.js';
 import { attemptDeps, execute, type Failed } from '../helpers/attempts.js';
 
 const ORIGIN = 'http://upstream.test';

@@ -10,7 +10,7 @@ import { reverseGeocode } from '../../src/catalogue/maps.js';
 import type { AnyOperation } from '../../src/catalogue/types.js';
 import { parseCommand } from '../../src/config/index.js';
 import { execute, type Failed } from '../helpers/attempts.js';
-import type { ExchangeDeps } from '../../src/upstream/exchange.js';
+import type { ExchangeDeps } from '../../src/upstream/index.js';
 import { upstreamOf } from '../../src/upstream/http.js';
 import { sandboxConfig, startSandbox, type Sandbox } from '../../src/sandbox/index.js';
 import { clientSettings } from '../../src/server.js';
