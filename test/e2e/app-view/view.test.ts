@@ -377,8 +377,13 @@ describe.skipIf(!haveChromium)('the app view in a real browser (chromium)', { ti
           polling: 100,
         },
       );
-      const fromView = h.requests.filter((r) => r.fromView).map((r) => new URL(r.url));
-      expect(fromView.length).toBeGreaterThan(0);
+      // The browser tells of each request apart from the page's own work (a loaded CI run read none yet here): wait
+      // until it has told of every tile the server was asked for.
+      const viewRequests = () => h.requests.filter((r) => r.fromView);
+      await expect
+        .poll(() => viewRequests().length > 0 && viewRequests().length === tiles.asked.length, { timeout: 20_000 })
+        .toBe(true);
+      const fromView = viewRequests().map((r) => new URL(r.url));
       expect(fromView.every((u) => u.origin === tiles.origin && /^\/16\/\d+\/\d+\.png$/.test(u.pathname))).toBe(true);
       expect(h.requests.every((r) => [host.origin, tiles.origin].includes(new URL(r.url).origin))).toBe(true);
       expect(tiles.asked.length).toBe(fromView.length);
