@@ -1,7 +1,7 @@
 /**
  * The gateway's error codes, the same for every service behind it (the spec shows none for most operations, Errors:
  * "not shown"), so that a bare number becomes something an agent can act on. Read by the platform client
- * (upstream/failure.ts, upstream/response.ts) and by the sandbox, which answers with them.
+ * (upstream/answer-envelope.ts) and by the sandbox, which answers with them.
  */
 export const GATEWAY_ERRORS = {
   badRequest: { code: '100', meaning: 'bad request' },

@@ -1,11 +1,18 @@
 import type { CompiledOperation } from '../catalogue/compile.js';
-import { GATEWAY_ERRORS, HTTP_STATUS_LEADS } from '../catalogue/gateway-errors.js';
+import {
+  GATEWAY_ERRORS,
+  GATEWAY_ERROR_CODES,
+  HTTP_STATUS_LEADS,
+  RETRYABLE_GATEWAY_CODES,
+} from '../catalogue/gateway-errors.js';
 import type { Body } from './answer-parse.js';
 import { snippet, told } from './answer-words.js';
 import type { CountedList } from './sliced-json.js';
 import { CallFailure } from '../failures.js';
-import { GATEWAY_ERROR_CODES, RETRYABLE_GATEWAY_CODES, RETRYABLE_HTTP_STATUSES } from './failure.js';
 import type { RawResponse } from './http.js';
+
+/** Statuses that say the upstream could not answer now (throttled, or a gateway between): worth another attempt. */
+const RETRYABLE_HTTP_STATUSES = new Set([429, 502, 503, 504]);
 
 type Json = Record<string, unknown>;
 const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);

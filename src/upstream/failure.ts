@@ -7,7 +7,3 @@ import { CallFailure } from '../failures.js';
 export function lateFailure(timeoutLabel: string, before: string): CallFailure {
   return new CallFailure('timeout', `the call's time ran out (${timeoutLabel}) before ${before}`, { delivery: 'no' });
 }
-
-/** The gateway's error codes live with the spec's other tables, in the catalogue. */
-export { GATEWAY_ERROR_CODES, RETRYABLE_GATEWAY_CODES } from '../catalogue/gateway-errors.js';
-export const RETRYABLE_HTTP_STATUSES = new Set([429, 502, 503, 504]);
