@@ -266,6 +266,15 @@ describe('dist/cli.js', () => {
     expect(run.stdout).toMatch(/^\d+\.\d+\.\d+\n$/);
     return run.stderr;
   };
+  /**
+   * A start that loads chunks through Node's loader, and so its compile cache: the sandbox's, with --sandbox (a start
+   * without flags loads none: the server's file runs through V8's code cache); stdin at its end, so it then exits.
+   */
+  const serveSandbox = (more: Record<string, string>) => {
+    const run = spawnSync(process.execPath, [CLI_PATH, '--sandbox'], { input: '', encoding: 'utf8', env: env(more) });
+    expect(run.status).toBe(0);
+    return run.stderr;
+  };
   /** The cache files a start read, by Node's account. */
   const read = (stderr: string) => [...stderr.matchAll(/reading cache from (\S+)/g)].map((m) => m[1]!);
   const files = (dir: string) =>
@@ -280,7 +289,7 @@ describe('dist/cli.js', () => {
   };
 
   it.runIf(compileCache)('keeps the cache in $XDG_CACHE_HOME/svc-platform-mcp and takes it at the next start', () => {
-    const first = read(start({ XDG_CACHE_HOME: xdg() }));
+    const first = read(serveSandbox({ XDG_CACHE_HOME: xdg() }));
     expect(first.length).toBeGreaterThan(0);
     // Read through the directory's descriptor, which is the checked directory whatever its name points to later.
     expect(first.filter((file) => !/^\/proc\/self\/fd\/\d+\//.test(file))).toEqual([]);
@@ -289,8 +298,9 @@ describe('dist/cli.js', () => {
     expect(
       files(inXdg()).filter((file) => /[\\/]server-[\w-]+\.cjs-\d+-\d+-v[\d.]+-\w+\.v8cache$/.test(file)),
     ).toHaveLength(1);
-    const second = start({ XDG_CACHE_HOME: xdg(), NODE_DEBUG: 'svc-platform-mcp' });
+    const second = serveSandbox({ XDG_CACHE_HOME: xdg(), NODE_DEBUG: 'svc-platform-mcp' });
     expect(second).toMatch(/code cache for server-[\w-]+\.cjs: taken/);
+    expect(second).toMatch(/was accepted/);
     untouched();
     // Nothing else under the temporary directory either: no private directory was needed there.
     expect(readdirSync(join(work, 'tmp'))).toEqual(['node-compile-cache']);
@@ -304,10 +314,13 @@ describe('dist/cli.js', () => {
       fs.cpSync(join(CLI_PATH, '..'), join(installed, 'dist'), { recursive: true });
       const cli = join(installed, 'dist', 'cli.js');
       const version = (more: Record<string, string>) =>
-        spawnSync(process.execPath, [cli, '--version'], { encoding: 'utf8', env: env(more) });
+        spawnSync(process.execPath, [cli, '--version'], {
+          encoding: 'utf8',
+          env: env({ NODE_DEBUG: 'svc-platform-mcp', ...more }),
+        });
       const before = version({ XDG_CACHE_HOME: xdg() });
       const shown = before.stdout.trim();
-      expect(version({ XDG_CACHE_HOME: xdg() }).stderr).toMatch(/was accepted/);
+      expect(version({ XDG_CACHE_HOME: xdg() }).stderr).toMatch(/code cache for server-[\w-]+\.cjs: taken/);
       const edited = shown.replace(/\d/g, (d) => String((Number(d) + 1) % 10));
       expect(edited).toHaveLength(shown.length);
       for (const entry of readdirSync(join(installed, 'dist'), { recursive: true, withFileTypes: true })) {
@@ -318,7 +331,9 @@ describe('dist/cli.js', () => {
         const literal = (v: string) => `\`${v}\``;
         if (text.includes(literal(shown))) fs.writeFileSync(file, text.replaceAll(literal(shown), literal(edited)));
       }
-      expect(version({ XDG_CACHE_HOME: xdg() }).stdout).toBe(`${edited}\n`);
+      const after = version({ XDG_CACHE_HOME: xdg() });
+      expect(after.stdout).toBe(`${edited}\n`);
+      expect(after.stderr).toMatch(/code cache for server-[\w-]+\.cjs: none/);
     },
   );
 
