@@ -1,7 +1,8 @@
 /** The flag table (src/config/flags.ts): what parseCommand accepts, refuses and defaults to, and --help's lines. */
+import { parseArgs } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { ConfigError, parseCommand, usage } from '../src/config/index.js';
-import { FLAGS, HTTP_ONLY_FLAGS, type Flag, type FlagName } from '../src/config/flags.js';
+import { FLAGS, HTTP_ONLY_FLAGS, PARSE_OPTIONS, type Flag, type FlagName } from '../src/config/flags.js';
 
 const ROWS = Object.entries(FLAGS) as [FlagName, Flag][];
 /** A value each string flag accepts. */
@@ -43,6 +44,16 @@ describe('the table of flags', () => {
     if (command.kind !== 'serve') throw new Error(command.kind);
     expect(command.config.http.host).toBe(FLAGS.host.default);
     expect(String(command.config.http.port)).toBe(FLAGS.port.default);
+  });
+
+  it('serves with no flags as the parser would: it gives nothing for an empty command line', () => {
+    // parseCommand skips node:util's parser when there is nothing to parse; it would give no value either.
+    expect(parseArgs({ args: [], options: PARSE_OPTIONS, strict: true, allowPositionals: false }).values).toEqual({});
+    const env = { SVC_TIMEOUT_MS: '1234', SVC_PROFILES_FILE: '/etc/profiles.json', SVC_PROFILE: 'team-a' };
+    const command = parseCommand([], env);
+    if (command.kind !== 'serve') throw new Error(command.kind);
+    expect(command.config).toMatchObject({ transport: 'stdio', sandbox: false, timeoutMs: 1234, profile: 'team-a' });
+    expect(command).toEqual(parseCommand(['--profile', 'team-a'], env));
   });
 
   it('lists every flag in --help, with its value, help and default', () => {
