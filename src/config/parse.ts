@@ -28,8 +28,8 @@ export type ParsedCommand = { kind: 'help' } | { kind: 'version' } | { kind: 'se
 
 /** Flags and environment -> one validated Config. Pure: the caller passes argv and env. */
 export function parseCommand(argv: readonly string[], env: Env): ParsedCommand {
-  // No flags, as a host most often starts the server: nothing to parse. node:util loads its parser on first use, 0.4
-  // ms of such a start (BENCHMARKS.md); no option has a default, so the parser would give an empty object too.
+  // No flags, as a host most often starts the server: nothing to parse. node:util loads its parser on first use, a
+  // cost to such a start (BENCHMARKS.md); no option has a default, so the parser would give an empty object too.
   if (argv.length === 0) return { kind: 'serve', config: buildConfig({}, env) };
   let values;
   try {
